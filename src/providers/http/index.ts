@@ -1,0 +1,17 @@
+export { type BreakerOptions, type BreakerState, CircuitBreaker } from './breaker.js';
+export {
+  buildUrl,
+  createHttpClient,
+  type HttpClient,
+  type HttpClientOptions,
+  parseRetryAfter,
+  type Query,
+  type RequestOptions,
+} from './client.js';
+export {
+  isUpstreamClientError,
+  type UnavailableReason,
+  UpstreamHttpError,
+  UpstreamUnavailableError,
+} from './errors.js';
+export { sumDecimals, toDecimalString, toIntegerString, usdValue } from './wire.js';
