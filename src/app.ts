@@ -1,0 +1,88 @@
+import { type ApolloFastifyContextFunction, fastifyApolloHandler } from '@as-integrations/fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config.js';
+import { openDatabase } from './db/orm.js';
+import { createGraphqlServer } from './gateway/server.js';
+import { buildSupergraph } from './gateway/supergraph.js';
+import type { RequestContext } from './graphql/context.js';
+import { contextFor } from './graphql/request-context.js';
+import { authPlugin } from './http/auth.js';
+import { errorHandlerPlugin } from './http/error-handler.js';
+import { rateLimitPlugin } from './http/rate-limit.js';
+import { restPlugin } from './rest/plugin.js';
+import { restRoutes } from './rest/routes/index.js';
+import { createServices, type Services } from './services.js';
+
+export interface App {
+  http: FastifyInstance;
+  services: Services;
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the whole service around a configuration: database, subgraphs, gateway, REST and GraphQL. */
+export async function buildApp(config: Config, options: { logger?: boolean } = {}): Promise<App> {
+  const http = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            // Keys are secrets: never let one reach a log line, whatever gets logged later.
+            redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', 'apiKey'], censor: '[redacted]' },
+          },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: true,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    return503OnClosing: true,
+  });
+  http.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const db = await openDatabase(config.databaseUrl);
+  const services = await createServices(config, db, http.log);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 }) : undefined;
+
+  const supergraph = buildSupergraph();
+  const apollo = await createGraphqlServer(supergraph, { explorer: config.graphqlExplorer });
+
+  await http.register(errorHandlerPlugin);
+  await http.register(rateLimitPlugin, { config, redis });
+  await http.register(authPlugin, { services });
+
+  http.get('/healthz', async () => ({ status: 'ok' }));
+  http.get('/readyz', async (_request, reply) => {
+    try {
+      await db.query('select 1 as ok');
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ status: 'database unreachable' });
+    }
+  });
+
+  const graphqlContext: ApolloFastifyContextFunction<RequestContext> = async (request) => contextFor(request, services);
+  const graphqlHandler = fastifyApolloHandler(apollo, { context: graphqlContext });
+  http.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/graphql', handler: graphqlHandler });
+
+  await http.register(restPlugin, { routes: restRoutes, apollo, services });
+
+  return {
+    http,
+    services,
+    async close() {
+      await http.close();
+      await apollo.stop();
+      await services.close();
+      redis?.disconnect();
+      await db.close();
+    },
+  };
+}

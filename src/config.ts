@@ -1,0 +1,154 @@
+/**
+ * Configuration comes only from environment variables, validated once at start-up so that a bad value
+ * stops the process with a message naming the variable, instead of surfacing later as a 500.
+ * Every variable is documented in README.md.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Introspection and the Apollo Sandbox landing page on /graphql. */
+  graphqlExplorer: boolean;
+  bodyLimitBytes: number;
+  rateLimit: { windowMs: number; partnerMax: number; publicMax: number };
+  credits: { reservationTtlMs: number };
+  /** Create a labelled sandbox partner (and demo names) on first start. */
+  sandboxSeed: boolean;
+  providerTimeoutMs: number;
+  naming: {
+    ensRpcUrl: string | undefined;
+    ensRegistryAddress: string | undefined;
+    ensBaseRegistrarAddress: string | undefined;
+    baseRpcUrl: string | undefined;
+    basenamesRegistryAddress: string | undefined;
+    solanaRpcUrl: string | undefined;
+    /** How long names resolved from other providers stay in the local search index. */
+    indexTtlSeconds: number;
+  };
+  bridge: {
+    sandbox: boolean;
+    lifi: { enabled: boolean; baseUrl: string | undefined; apiKey: string | undefined };
+    across: { enabled: boolean; baseUrl: string | undefined };
+    /** RPC URL per CAIP-2 chain, for checking source transactions on chain. */
+    rpcUrls: Record<string, string>;
+    catalogueTtlSeconds: number;
+  };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string): string | undefined => {
+    const v = env[name]?.trim();
+    return v === '' ? undefined : v;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = str(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  };
+  const url = (name: string, protocols: string[]): string | undefined => {
+    const raw = str(name);
+    if (raw === undefined) return undefined;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) throw new Error();
+      return raw;
+    } catch {
+      problems.push(`${name} must be a URL (${protocols.join(' or ')}), got "${raw}"`);
+      return undefined;
+    }
+  };
+  const address = (name: string): string | undefined => {
+    const raw = str(name);
+    if (raw !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(raw)) {
+      problems.push(`${name} must be a 0x-prefixed 20-byte hex address, got "${raw}"`);
+      return undefined;
+    }
+    return raw;
+  };
+
+  const databaseUrl = str('DATABASE_URL') ?? 'file:./data/cipgate.db';
+  if (!/^postgres(ql)?:\/\/.+/.test(databaseUrl) && !/^file:.+/.test(databaseUrl)) {
+    problems.push(`DATABASE_URL must be postgres://… or file:<path>, got "${databaseUrl}"`);
+  }
+  const embedded = databaseUrl.startsWith('file:');
+
+  const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+  const logLevel = (str('LOG_LEVEL') ?? 'info') as Config['logLevel'];
+  if (!logLevels.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${logLevels.join(', ')}`);
+
+  const rpcUrls: Record<string, string> = {};
+  const rawRpc = str('EVM_RPC_URLS');
+  if (rawRpc) {
+    for (const pair of rawRpc.split(',')) {
+      const at = pair.lastIndexOf('=');
+      const chain = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      if (at < 0 || !/^eip155:\d+$/.test(chain) || !/^https?:\/\//.test(value)) {
+        problems.push(`EVM_RPC_URLS must be a comma-separated list of eip155:<id>=<http url>, got "${pair}"`);
+      } else rpcUrls[chain] = value;
+    }
+  }
+
+  const lifiUrl = url('LIFI_API_URL', ['http:', 'https:']);
+  const acrossUrl = url('ACROSS_API_URL', ['http:', 'https:']);
+  const config: Config = {
+    port: int('PORT', 4000, 0, 65535),
+    host: str('HOST') ?? '0.0.0.0',
+    databaseUrl,
+    redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    logLevel,
+    graphqlExplorer: bool('GRAPHQL_EXPLORER', true),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
+    rateLimit: {
+      windowMs: int('RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
+      partnerMax: int('RATE_LIMIT_PARTNER_MAX', 600, 1, 10_000_000),
+      publicMax: int('RATE_LIMIT_PUBLIC_MAX', 1200, 1, 10_000_000),
+    },
+    credits: { reservationTtlMs: int('CREDIT_RESERVATION_TTL_MS', 120_000, 1000, 3_600_000) },
+    sandboxSeed: bool('SANDBOX_SEED', embedded),
+    providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 4000, 50, 120_000),
+    naming: {
+      ensRpcUrl: url('ENS_RPC_URL', ['http:', 'https:']),
+      ensRegistryAddress: address('ENS_REGISTRY_ADDRESS'),
+      ensBaseRegistrarAddress: address('ENS_BASE_REGISTRAR_ADDRESS'),
+      baseRpcUrl: url('BASE_RPC_URL', ['http:', 'https:']),
+      basenamesRegistryAddress: address('BASENAMES_REGISTRY_ADDRESS'),
+      solanaRpcUrl: url('SOLANA_RPC_URL', ['http:', 'https:']),
+      indexTtlSeconds: int('NAME_INDEX_TTL_SECONDS', 3600, 1, 30 * 86_400),
+    },
+    bridge: {
+      sandbox: bool('BRIDGE_SANDBOX', true),
+      lifi: { enabled: bool('LIFI_ENABLED', lifiUrl !== undefined), baseUrl: lifiUrl, apiKey: str('LIFI_API_KEY') },
+      across: { enabled: bool('ACROSS_ENABLED', acrossUrl !== undefined), baseUrl: acrossUrl },
+      rpcUrls,
+      catalogueTtlSeconds: int('BRIDGE_CATALOGUE_TTL_SECONDS', 3600, 1, 30 * 86_400),
+    },
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

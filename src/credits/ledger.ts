@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../db/orm.js';
+
+/**
+ * The credit ledger. A paid request goes through three steps, each one atomic in the database so that
+ * any number of processes sharing it can never overspend a balance:
+ *
+ *  1. `reserve`: before the operation runs, move its price from available to reserved, only if the
+ *     balance minus what is already reserved covers it. A reservation row remembers the hold.
+ *  2. `settle`: after the answer, charge what succeeded (balance → usage, one ledger row per charge) and
+ *     release the rest. `creditBalance + creditUsage` stays equal to the credits granted throughout.
+ *  3. `sweepExpired`: holds of a process that died mid-request are released after a timeout.
+ */
+export interface Reservation {
+  id: string;
+  partnerId: string;
+  credits: number;
+}
+
+export interface Charge {
+  /** What was charged, e.g. the root field `searchIdentities`. */
+  operation: string;
+  credits: number;
+}
+
+export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; available: number };
+
+export class CreditLedger {
+  constructor(
+    private readonly db: Database,
+    private readonly reservationTtlMs: number,
+  ) {}
+
+  async reserve(partnerId: string, credits: number, operation: string, requestId: string): Promise<ReserveResult> {
+    const id = randomUUID();
+    const reserved = await this.db.transaction(async (tx) => {
+      const held = await tx.run(
+        `update partner set credit_reserved = credit_reserved + ?
+          where id = ? and credit_balance - credit_reserved >= ?`,
+        [credits, partnerId, credits],
+      );
+      if (held !== 1) return false;
+      await tx.run(
+        'insert into credit_reservation (id, partner_id, credits, operation, request_id, expires_at) values (?, ?, ?, ?, ?, ?)',
+        [id, partnerId, credits, operation.slice(0, 255), requestId, isoIn(this.reservationTtlMs)],
+      );
+      return true;
+    });
+    if (reserved) return { ok: true, reservation: { id, partnerId, credits } };
+    return { ok: false, available: await this.available(partnerId) };
+  }
+
+  /** Charges `charges` (at most the reserved amount) and releases the remainder of the hold. */
+  async settle(reservation: Reservation, charges: Charge[], requestId: string): Promise<number> {
+    const total = charges.reduce((sum, c) => sum + c.credits, 0);
+    if (total > reservation.credits) throw new Error(`charge ${total} exceeds reservation ${reservation.credits}`);
+    return this.db.transaction(async (tx) => {
+      const released = await tx.run('delete from credit_reservation where id = ?', [reservation.id]);
+      if (released === 1) {
+        await tx.run(
+          `update partner set credit_reserved = credit_reserved - ?,
+                  credit_balance = credit_balance - ?, credit_usage = credit_usage + ?
+            where id = ?`,
+          [reservation.credits, total, total, reservation.partnerId],
+        );
+      } else if (total > 0) {
+        // The sweeper already released this hold (the request outlived the TTL): charge only if the
+        // balance still covers it, so an answer is never paid for with credits held by another request.
+        const charged = await tx.run(
+          `update partner set credit_balance = credit_balance - ?, credit_usage = credit_usage + ?
+            where id = ? and credit_balance - credit_reserved >= ?`,
+          [total, total, reservation.partnerId, total],
+        );
+        if (charged !== 1) return 0;
+      }
+      const now = new Date().toISOString();
+      for (const charge of charges) {
+        if (charge.credits <= 0) continue;
+        await tx.run(
+          'insert into ledger_entry (partner_id, kind, operation, credits, request_id, created_at) values (?, ?, ?, ?, ?, ?)',
+          [reservation.partnerId, 'charge', charge.operation.slice(0, 255), charge.credits, requestId, now],
+        );
+      }
+      return total;
+    });
+  }
+
+  release(reservation: Reservation, requestId: string): Promise<number> {
+    return this.settle(reservation, [], requestId);
+  }
+
+  /** Releases holds whose request never settled (its process crashed); returns how many. */
+  async sweepExpired(now = new Date()): Promise<number> {
+    const expired = await this.db.query<{ id: string; partner_id: string; credits: number }>(
+      'select id, partner_id, credits from credit_reservation where expires_at < ? limit 500',
+      [now.toISOString()],
+    );
+    let swept = 0;
+    for (const row of expired) {
+      swept += await this.db.transaction(async (tx) => {
+        if ((await tx.run('delete from credit_reservation where id = ?', [row.id])) !== 1) return 0;
+        await tx.run('update partner set credit_reserved = credit_reserved - ? where id = ?', [
+          Number(row.credits),
+          row.partner_id,
+        ]);
+        return 1;
+      });
+    }
+    return swept;
+  }
+
+  async available(partnerId: string): Promise<number> {
+    const rows = await this.db.query<{ available: number | string }>(
+      'select credit_balance - credit_reserved as available from partner where id = ?',
+      [partnerId],
+    );
+    return Number(rows[0]?.available ?? 0);
+  }
+}
+
+const isoIn = (ms: number): string => new Date(Date.now() + ms).toISOString();

@@ -1,0 +1,4 @@
+import { Migration0001Foundation } from './0001-foundation.js';
+
+/** Every committed migration, in order. Listed explicitly so compiled and test builds run the same set. */
+export const migrationsList = [{ name: '0001-foundation', class: Migration0001Foundation }];

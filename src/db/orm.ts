@@ -1,0 +1,83 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { MikroORM } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { type EntityManager, NodeSqliteDialect, SqliteDriver } from '@mikro-orm/sql';
+import { entities } from './entities/index.js';
+import { migrationsList } from './migrations/index.js';
+
+export type Dialect = 'sqlite' | 'postgresql';
+
+export interface Database {
+  orm: Awaited<ReturnType<typeof MikroORM.init>>;
+  dialect: Dialect;
+  /** A fresh fork of the entity manager; never share one across requests. */
+  em(): EntityManager;
+  /** Runs a statement and returns its rows (`RETURNING` works on both dialects). */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a statement and returns the number of rows it changed. */
+  run(sql: string, params?: unknown[]): Promise<number>;
+  /** Runs `fn` in one transaction; statements inside must use the `tx` handle. */
+  transaction<T>(fn: (tx: Pick<Database, 'query' | 'run'>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** `postgres://…` selects PostgreSQL; `file:<path>` (or `file::memory:`) the embedded node:sqlite database. */
+export function dialectOf(databaseUrl: string): Dialect {
+  return /^postgres(ql)?:\/\//.test(databaseUrl) ? 'postgresql' : 'sqlite';
+}
+
+function ormOptions(databaseUrl: string): Parameters<typeof MikroORM.init>[0] {
+  const common = {
+    entities,
+    extensions: [Migrator],
+    migrations: { migrationsList, tableName: 'cipgate_migrations', snapshot: false, silent: true },
+    debug: false,
+    allowGlobalContext: false,
+  };
+  if (dialectOf(databaseUrl) === 'postgresql') {
+    return { ...common, driver: PostgreSqlDriver, clientUrl: databaseUrl, pool: { max: 10 } };
+  }
+  const path = databaseUrl.slice('file:'.length);
+  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+  return { ...common, driver: SqliteDriver, dbName: path, driverOptions: new NodeSqliteDialect(path) };
+}
+
+/** Opens the database and brings its schema up to date with the committed migrations. */
+export async function openDatabase(databaseUrl: string): Promise<Database> {
+  const orm = await MikroORM.init(ormOptions(databaseUrl));
+  const dialect = dialectOf(databaseUrl);
+  const connection = orm.em.getConnection();
+  if (dialect === 'sqlite') {
+    // WAL lets readers run beside the single writer; the busy timeout makes a second process sharing the
+    // file wait for the write lock instead of failing with SQLITE_BUSY.
+    await connection.execute('pragma journal_mode = wal');
+    await connection.execute('pragma busy_timeout = 10000');
+    await connection.execute('pragma synchronous = normal');
+  }
+  await orm.migrator.up();
+
+  // node:sqlite binds neither booleans nor Dates; PostgreSQL wants real booleans. Callers pass JS values.
+  const bind = (params: unknown[]) =>
+    params.map((v) =>
+      v instanceof Date ? v.toISOString() : typeof v === 'boolean' && dialect === 'sqlite' ? (v ? 1 : 0) : v,
+    );
+  const makeHandle = (ctx?: unknown): Pick<Database, 'query' | 'run'> => ({
+    query: async <T>(sql: string, params: unknown[] = []) =>
+      (await connection.execute(sql, bind(params), 'all', ctx as never)) as T[],
+    run: async (sql: string, params: unknown[] = []) => {
+      const res = (await connection.execute(sql, bind(params), 'run', ctx as never)) as { affectedRows?: number };
+      return res.affectedRows ?? 0;
+    },
+  });
+  const root = makeHandle();
+  return {
+    orm,
+    dialect,
+    em: () => orm.em.fork() as EntityManager,
+    ...root,
+    transaction: (fn) => connection.transactional((trx) => fn(makeHandle(trx))),
+    close: () => orm.close(true),
+  };
+}

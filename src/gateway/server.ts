@@ -1,0 +1,49 @@
+import { ApolloGateway, LocalGraphQLDataSource } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { creditsPlugin } from '../credits/plugin.js';
+import type { RequestContext } from '../graphql/context.js';
+import type { Supergraph } from './supergraph.js';
+
+/**
+ * The gateway: an Apollo Gateway over the composed supergraph, calling each subgraph in-process. It holds
+ * no business logic; credits are charged here because they are a property of the whole operation.
+ */
+export async function createGraphqlServer(
+  supergraph: Supergraph,
+  options: { explorer: boolean },
+): Promise<ApolloServer<RequestContext>> {
+  const schemas = new Map(supergraph.subgraphs.map((s) => [s.name, s.schema]));
+  const gateway = new ApolloGateway({
+    supergraphSdl: supergraph.sdl,
+    buildService: ({ name }) => {
+      const schema = schemas.get(name);
+      if (!schema) throw new Error(`supergraph names unknown subgraph ${name}`);
+      return new LocalGraphQLDataSource(schema);
+    },
+  });
+  const server = new ApolloServer<RequestContext>({
+    gateway,
+    introspection: options.explorer,
+    includeStacktraceInErrorResponses: false,
+    plugins: [
+      creditsPlugin(supergraph.prices),
+      options.explorer
+        ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
+        : ApolloServerPluginLandingPageDisabled(),
+    ],
+    formatError: (formatted, error) => {
+      const code = formatted.extensions?.code;
+      // Unexpected failures keep their details in the log, not in the answer.
+      if (code === 'INTERNAL_SERVER_ERROR' || code === 'DOWNSTREAM_SERVICE_ERROR' || code === undefined) {
+        return { ...formatted, message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+      }
+      const { serviceName: _s, exception: _e, ...extensions } = formatted.extensions ?? {};
+      void error;
+      return { ...formatted, extensions };
+    },
+  });
+  await server.start();
+  return server;
+}

@@ -1,0 +1,74 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Database } from '../db/orm.js';
+import type { AuthenticatedPartner } from '../graphql/context.js';
+
+/**
+ * API keys look like `cgk_3fa9c2d1_<43 chars>`: the `cgk_3fa9c2d1` prefix is public (shown in listings,
+ * used to find the row), the rest is 256 bits of secret. Only a SHA-256 of the whole key is stored: a
+ * fast hash is right for high-entropy secrets, and lets every request verify without a KDF's cost.
+ */
+const KEY_PATTERN = /^(cgk_[0-9a-f]{8})_([A-Za-z0-9_-]{43})$/;
+
+export interface IssuedKey {
+  id: string;
+  prefix: string;
+  /** The full key: shown once, never stored. */
+  apiKey: string;
+}
+
+const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+export function generateApiKey(): { apiKey: string; prefix: string; hash: string } {
+  const prefix = `cgk_${randomBytes(4).toString('hex')}`;
+  const apiKey = `${prefix}_${randomBytes(32).toString('base64url')}`;
+  return { apiKey, prefix, hash: sha256(apiKey).toString('hex') };
+}
+
+export async function issueApiKey(db: Database, partnerId: string, label?: string): Promise<IssuedKey> {
+  const { apiKey, prefix, hash } = generateApiKey();
+  const id = randomUUID();
+  await db.run('insert into api_key (id, partner_id, prefix, hash, label, created_at) values (?, ?, ?, ?, ?, ?)', [
+    id,
+    partnerId,
+    prefix,
+    hash,
+    label ?? null,
+    new Date().toISOString(),
+  ]);
+  return { id, prefix, apiKey };
+}
+
+/** Revokes a key by id or public prefix; returns whether a live key was revoked. */
+export async function revokeApiKey(db: Database, idOrPrefix: string): Promise<boolean> {
+  const changed = await db.run(
+    'update api_key set revoked_at = ? where (id = ? or prefix = ?) and revoked_at is null',
+    [new Date().toISOString(), idOrPrefix, idOrPrefix],
+  );
+  return changed > 0;
+}
+
+interface KeyRow {
+  key_id: string;
+  hash: string;
+  partner_id: string;
+  name: string;
+  email: string;
+}
+
+/** Finds the partner owning a presented key, comparing hashes in constant time; null for any bad key. */
+export async function verifyApiKey(db: Database, presented: string): Promise<AuthenticatedPartner | null> {
+  const match = KEY_PATTERN.exec(presented);
+  if (!match) return null;
+  const rows = await db.query<KeyRow>(
+    `select k.id as key_id, k.hash, p.id as partner_id, p.name, p.email
+       from api_key k join partner p on p.id = k.partner_id
+      where k.prefix = ? and k.revoked_at is null`,
+    [match[1]],
+  );
+  const row = rows[0];
+  // Hash even when no row matched, so a wrong prefix and a wrong secret take the same time.
+  const presentedHash = sha256(presented);
+  const storedHash = row ? Buffer.from(row.hash, 'hex') : Buffer.alloc(32);
+  if (!timingSafeEqual(presentedHash, storedHash) || !row) return null;
+  return { id: row.partner_id, name: row.name, email: row.email, keyId: row.key_id };
+}

@@ -1,0 +1,45 @@
+import type { ApolloServer } from '@apollo/server';
+import type { FastifyInstance } from 'fastify';
+import { type GraphQLFormattedError, parse } from 'graphql';
+import type { RequestContext } from '../graphql/context.js';
+import { httpStatusOf } from '../graphql/errors.js';
+import { contextFor } from '../graphql/request-context.js';
+import { HttpError } from '../http/errors.js';
+import type { Services } from '../services.js';
+import type { RestRoute } from './route.js';
+
+/** The HTTP status and message that stand for a GraphQL answer's first error. */
+export function statusOfErrors(errors: readonly GraphQLFormattedError[]): { status: number; message: string } {
+  const first = errors[0] as GraphQLFormattedError;
+  const code = String(first.extensions?.code ?? 'INTERNAL_SERVER_ERROR');
+  return { status: httpStatusOf[code] ?? 500, message: first.message };
+}
+
+/** Mounts the REST route table; each route executes its GraphQL operation through the gateway. */
+export async function restPlugin(
+  app: FastifyInstance,
+  opts: { routes: RestRoute<unknown>[]; apollo: ApolloServer<RequestContext>; services: Services },
+) {
+  for (const route of opts.routes) {
+    // Parsed once at start-up: a malformed operation fails the boot, not a request.
+    parse(route.operation);
+    app.route({
+      method: route.method,
+      url: route.url,
+      schema: route.schema,
+      handler: async (request) => {
+        const response = await opts.apollo.executeOperation(
+          { query: route.operation, variables: route.variables(request) },
+          { contextValue: contextFor(request, opts.services, route.label) },
+        );
+        if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
+        const { data, errors } = response.body.singleResult;
+        if (errors?.length) {
+          const { status, message } = statusOfErrors(errors);
+          throw new HttpError(status, status >= 500 && status !== 503 ? 'Internal server error' : message);
+        }
+        return route.respond(data as never);
+      },
+    });
+  }
+}

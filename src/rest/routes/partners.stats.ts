@@ -1,0 +1,33 @@
+import { defineRoute } from '../route.js';
+
+interface Data {
+  stats: { email: string; name: string; creditBalance: number; creditUsage: number };
+}
+
+/** GET /partners/stats: the partner's account and credits. Free. */
+export const partnersStats = defineRoute<Data>({
+  method: 'GET',
+  url: '/partners/stats',
+  label: 'GET /partners/stats',
+  schema: {
+    response: {
+      200: {
+        type: 'object',
+        required: ['email', 'name', 'creditBalance', 'creditUsage'],
+        properties: {
+          email: { type: 'string' },
+          name: { type: 'string' },
+          creditBalance: { type: 'number' },
+          creditUsage: { type: 'number' },
+        },
+      },
+    },
+  },
+  operation: /* GraphQL */ `
+    query PartnerStats {
+      stats { email name creditBalance creditUsage }
+    }
+  `,
+  variables: () => ({}),
+  respond: (data) => data.stats,
+});

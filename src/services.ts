@@ -1,0 +1,37 @@
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Config } from './config.js';
+import { CreditLedger } from './credits/ledger.js';
+import type { Database } from './db/orm.js';
+
+/**
+ * Everything resolvers need, built once per process and shared by all requests. Subgraph resolvers
+ * reach it through the request context, so tests can build a server around any configuration.
+ */
+export interface Services {
+  config: Config;
+  db: Database;
+  log: Logger;
+  ledger: CreditLedger;
+  /** Stops background work (sweepers, refreshers) and closes connections. */
+  close(): Promise<void>;
+}
+
+export async function createServices(config: Config, db: Database, log: Logger): Promise<Services> {
+  const ledger = new CreditLedger(db, config.credits.reservationTtlMs);
+  // Holds left by a crashed process are released on start and then periodically by every process.
+  await ledger.sweepExpired();
+  const sweeper = setInterval(
+    () => void ledger.sweepExpired().catch((err) => log.warn({ err }, 'credit reservation sweep failed')),
+    Math.max(1000, Math.floor(config.credits.reservationTtlMs / 4)),
+  );
+  sweeper.unref();
+  return {
+    config,
+    db,
+    log,
+    ledger,
+    async close() {
+      clearInterval(sweeper);
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import { Ctx, Query, Resolver } from 'type-graphql';
+import { type RequestContext, requirePartner } from '../../graphql/context.js';
+import { Price } from '../../graphql/credits-directive.js';
+import { unauthenticated } from '../../graphql/errors.js';
+import { partnerStats } from '../../partners/partners.js';
+import { PartnerStats } from './partner-stats.js';
+
+@Resolver()
+export class StatsResolver {
+  @Query(() => PartnerStats, { description: 'Credits and identity of the partner owning the x-api-key. Free.' })
+  @Price(0)
+  async stats(@Ctx() ctx: RequestContext): Promise<PartnerStats> {
+    const partner = requirePartner(ctx);
+    const stats = await partnerStats(ctx.services.db, partner.id);
+    // A partner deleted while its key is cached is no longer a partner.
+    if (!stats) throw unauthenticated('The API key no longer belongs to a partner');
+    return stats;
+  }
+}

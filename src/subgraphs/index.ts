@@ -1,0 +1,5 @@
+import { accountsSubgraph } from './accounts/index.js';
+import type { SubgraphDefinition } from './subgraph.js';
+
+/** Every subgraph of the supergraph. The gateway composes them; each can also run as its own server. */
+export const subgraphs: SubgraphDefinition[] = [accountsSubgraph];

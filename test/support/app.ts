@@ -1,0 +1,42 @@
+import { type App, buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createPartner } from '../../src/partners/partners.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestApp extends App {
+  database: TestDatabase;
+  /** Creates a partner and returns its one-time key. */
+  partner(credits?: number, name?: string): Promise<{ id: string; apiKey: string; email: string }>;
+  stop(): Promise<void>;
+}
+
+let seq = 0;
+
+/** The whole service on a fresh database, without listening: requests go through `app.http.inject`. */
+export async function startTestApp(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestApp> {
+  const db = database ?? (await createTestDatabase());
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'silent',
+    SANDBOX_SEED: 'false',
+    RATE_LIMIT_PARTNER_MAX: '100000',
+    RATE_LIMIT_PUBLIC_MAX: '100000',
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...env,
+  });
+  const app = await buildApp(config, { logger: env.LOG_LEVEL !== undefined });
+  return {
+    ...app,
+    database: db,
+    async partner(credits = 100, name = 'Test Partner') {
+      seq += 1;
+      const email = `p${seq}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+      const { partner, key } = await createPartner(app.services.db, { name, email, credits });
+      return { id: partner.id, apiKey: key.apiKey, email };
+    },
+    async stop() {
+      await app.close();
+      if (!database) await db.drop();
+    },
+  };
+}
