@@ -1,0 +1,41 @@
+import type { Address, Client } from 'viem';
+import { decodeCoinAddress } from './coin-address.js';
+import { getAddressRecord } from './get-address-record.js';
+import { getResolver } from './get-resolver.js';
+
+export type GetAddressParameters = {
+  /** Normalised full name. */
+  name: string;
+  registryAddress: Address;
+  /** Resolver already read from the registry, to spare the registry call; looked up when absent. */
+  resolverAddress?: Address | null;
+  /**
+   * Coin types to try in order; the first set one wins. ENS on Ethereum uses `[60]`; an L2 names
+   * service lists its chain's ENSIP-11 coin type first and 60 as the fallback most records carry.
+   */
+  coinTypes?: readonly number[];
+};
+/** The address in the chain's own text form (checksummed for EVM chains), or null. */
+export type GetAddressReturnType = string | null;
+
+/**
+ * Forward resolution of a name: registry → resolver → address record.
+ *
+ * @example
+ * const address = await getAddress(client, { name: 'vitalik.eth', registryAddress })
+ * // '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' or null
+ */
+export async function getAddress(
+  client: Client,
+  { name, registryAddress, resolverAddress, coinTypes = [60] }: GetAddressParameters,
+): Promise<GetAddressReturnType> {
+  const resolver =
+    resolverAddress === undefined ? await getResolver(client, { name, registryAddress }) : resolverAddress;
+  if (resolver === null) return null;
+  for (const coinType of coinTypes) {
+    const raw = await getAddressRecord(client, { name, resolverAddress: resolver, coinType });
+    const decoded = raw === null ? null : decodeCoinAddress(coinType, raw);
+    if (decoded) return decoded.address;
+  }
+  return null;
+}
