@@ -1,0 +1,63 @@
+import 'reflect-metadata';
+import { pathToFileURL } from 'node:url';
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase } from '../db/orm.js';
+import { type AdminCommand, parseArgs, UsageError } from './command.js';
+import { commands as allCommands } from './commands/index.js';
+
+function help(commands: AdminCommand[]): string {
+  return ['Usage: npm run admin -- <command> [options]', '', 'Commands:']
+    .concat(commands.map((c) => `  ${c.usage}\n      ${c.summary}`))
+    .join('\n');
+}
+
+/**
+ * Runs one admin command against DATABASE_URL (migrating it first) and returns the exit code:
+ * 0 done, 2 bad arguments, 1 anything else.
+ */
+export async function runAdmin(
+  argv: string[],
+  io: { out(line: string): void; err(line: string): void },
+  env: Record<string, string | undefined> = process.env,
+  commands: AdminCommand[] = allCommands,
+): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help') {
+    io.out(help(commands));
+    return name ? 0 : 2;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    io.err(`Unknown command "${name}".\n\n${help(commands)}`);
+    return 2;
+  }
+  let db: Awaited<ReturnType<typeof openDatabase>> | undefined;
+  try {
+    const config = loadConfig(env);
+    const args = parseArgs(rest);
+    db = await openDatabase(config.databaseUrl);
+    await command.run(args, { db, out: io.out, json: args.flags.get('json') === true });
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`${command.name}: ${err.message}\nUsage: npm run admin -- ${command.usage}`);
+      return 2;
+    }
+    if (err instanceof ConfigError) {
+      io.err(err.message);
+      return 2;
+    }
+    io.err(`${command.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  } finally {
+    await db?.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const code = await runAdmin(process.argv.slice(2), {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+  });
+  process.exitCode = code;
+}

@@ -1,0 +1,25 @@
+import { createPartner, PartnerInputError } from '../../partners/partners.js';
+import { type AdminCommand, intFlag, requireFlag, UsageError } from '../command.js';
+
+export const partnerCreate: AdminCommand = {
+  name: 'partner:create',
+  usage: 'partner:create --name <name> --email <email> --credits <n> [--json]',
+  summary: 'Create a partner with an opening credit grant and print its API key (shown only once)',
+  async run(args, io) {
+    const name = requireFlag(args, 'name');
+    const email = requireFlag(args, 'email');
+    const credits = intFlag(args, 'credits', { required: true }) as number;
+    try {
+      const { partner, key } = await createPartner(io.db, { name, email, credits });
+      if (io.json) {
+        io.out(JSON.stringify({ ...partner, apiKey: key.apiKey, keyPrefix: key.prefix }));
+        return;
+      }
+      io.out(`Created partner ${partner.name} <${partner.email}> (${partner.id}) with ${partner.creditBalance} credits.`);
+      io.out(`API key (shown once, store it now): ${key.apiKey}`);
+    } catch (err) {
+      if (err instanceof PartnerInputError) throw new UsageError(err.message);
+      throw err;
+    }
+  },
+};
