@@ -7,6 +7,7 @@ import {
   createWalletClient,
   defineChain,
   encodeFunctionData,
+  getAddress,
   type Hash,
   type Hex,
   hexToBigInt,
@@ -192,7 +193,7 @@ export async function deployEns(rpcUrl: string): Promise<EnsTestbed> {
   const deploy = async ({ abi, bytecode }: { abi: Abi; bytecode: Hex }, args: readonly unknown[] = []) => {
     const receipt = await mined(await deployer.deployContract({ abi, bytecode, args }));
     if (!receipt.contractAddress) throw new Error('deployment created no contract');
-    return receipt.contractAddress;
+    return getAddress(receipt.contractAddress);
   };
 
   const [registryArtifact, reverseArtifact, resolverArtifact] = await Promise.all([
