@@ -95,7 +95,7 @@ function evmTransaction(intent: DepositIntent): TransactionData {
   const family = intent.destination.family;
   return {
     chainId: intent.chainId,
-    from: getAddress(intent.depositor),
+    from: intent.depositor,
     to: SANDBOX_DEPOSIT_ADDRESS.evm,
     data: encodeFunctionData({
       abi: SANDBOX_DEPOSIT_ABI,
