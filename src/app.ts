@@ -14,6 +14,7 @@ import { rateLimitPlugin } from './http/rate-limit.js';
 import { restPlugin } from './rest/plugin.js';
 import { restRoutes } from './rest/routes/index.js';
 import { createServices, type Services } from './services.js';
+import type { SubgraphDefinition } from './subgraphs/subgraph.js';
 
 export interface App {
   http: FastifyInstance;
@@ -24,7 +25,13 @@ export interface App {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the whole service around a configuration: database, subgraphs, gateway, REST and GraphQL. */
-export async function buildApp(config: Config, options: { logger?: boolean } = {}): Promise<App> {
+export interface BuildOptions {
+  logger?: boolean;
+  /** The subgraphs to compose; tests add their own beside the real ones. */
+  subgraphs?: SubgraphDefinition[];
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const http = Fastify({
     logger:
       options.logger === false
@@ -51,7 +58,7 @@ export async function buildApp(config: Config, options: { logger?: boolean } = {
   const services = await createServices(config, db, http.log);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 }) : undefined;
 
-  const supergraph = buildSupergraph();
+  const supergraph = buildSupergraph(options.subgraphs);
   const apollo = await createGraphqlServer(supergraph, { explorer: config.graphqlExplorer });
 
   await http.register(errorHandlerPlugin);

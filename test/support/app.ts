@@ -1,4 +1,4 @@
-import { type App, buildApp } from '../../src/app.js';
+import { type App, type BuildOptions, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createPartner } from '../../src/partners/partners.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -13,7 +13,11 @@ export interface TestApp extends App {
 let seq = 0;
 
 /** The whole service on a fresh database, without listening: requests go through `app.http.inject`. */
-export async function startTestApp(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  database?: TestDatabase,
+  options: Omit<BuildOptions, 'logger'> = {},
+): Promise<TestApp> {
   const db = database ?? (await createTestDatabase());
   const config = loadConfig({
     DATABASE_URL: db.url,
@@ -24,7 +28,7 @@ export async function startTestApp(env: Record<string, string> = {}, database?: 
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
-  const app = await buildApp(config, { logger: env.LOG_LEVEL !== undefined });
+  const app = await buildApp(config, { ...options, logger: env.LOG_LEVEL !== undefined });
   return {
     ...app,
     database: db,
