@@ -59,7 +59,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 }) : undefined;
 
   const supergraph = buildSupergraph(options.subgraphs);
-  const apollo = await createGraphqlServer(supergraph, { explorer: config.graphqlExplorer });
+  const apollo = await createGraphqlServer(supergraph, {
+    explorer: config.graphqlExplorer,
+    subgraphUrls: config.subgraphUrls,
+  });
 
   await http.register(errorHandlerPlugin);
   await http.register(rateLimitPlugin, { config, redis });

@@ -17,6 +17,8 @@ export interface Config {
   /** Create a labelled sandbox partner (and demo names) on first start. */
   sandboxSeed: boolean;
   providerTimeoutMs: number;
+  /** Subgraphs served by other processes (name → GraphQL URL); the rest run in this process. */
+  subgraphUrls: Record<string, string>;
   naming: {
     ensRpcUrl: string | undefined;
     ensRegistryAddress: string | undefined;
@@ -114,6 +116,16 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  const subgraphUrls: Record<string, string> = {};
+  for (const pair of (str('SUBGRAPH_URLS') ?? '').split(',').filter((p) => p.trim())) {
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at).trim();
+    const value = pair.slice(at + 1).trim();
+    if (at < 0 || !/^[a-z][a-z0-9-]*$/.test(name) || !/^https?:\/\//.test(value)) {
+      problems.push(`SUBGRAPH_URLS must be a comma-separated list of <subgraph>=<http url>, got "${pair}"`);
+    } else subgraphUrls[name] = value;
+  }
+
   const lifiUrl = url('LIFI_API_URL', ['http:', 'https:']);
   const acrossUrl = url('ACROSS_API_URL', ['http:', 'https:']);
   const config: Config = {
@@ -132,6 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     credits: { reservationTtlMs: int('CREDIT_RESERVATION_TTL_MS', 120_000, 1000, 3_600_000) },
     sandboxSeed: bool('SANDBOX_SEED', embedded),
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 4000, 50, 120_000),
+    subgraphUrls,
     naming: {
       ensRpcUrl: url('ENS_RPC_URL', ['http:', 'https:']),
       ensRegistryAddress: address('ENS_REGISTRY_ADDRESS'),

@@ -1,4 +1,9 @@
-import { ApolloGateway, LocalGraphQLDataSource } from '@apollo/gateway';
+import {
+  ApolloGateway,
+  type GraphQLDataSourceProcessOptions,
+  LocalGraphQLDataSource,
+  RemoteGraphQLDataSource,
+} from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
@@ -12,12 +17,14 @@ import type { Supergraph } from './supergraph.js';
  */
 export async function createGraphqlServer(
   supergraph: Supergraph,
-  options: { explorer: boolean },
+  options: { explorer: boolean; subgraphUrls?: Record<string, string> },
 ): Promise<ApolloServer<RequestContext>> {
   const schemas = new Map(supergraph.subgraphs.map((s) => [s.name, s.schema]));
   const gateway = new ApolloGateway({
     supergraphSdl: supergraph.sdl,
     buildService: ({ name }) => {
+      const url = options.subgraphUrls?.[name];
+      if (url) return new ForwardingDataSource({ url });
       const schema = schemas.get(name);
       if (!schema) throw new Error(`supergraph names unknown subgraph ${name}`);
       return new LocalGraphQLDataSource(schema);
@@ -46,4 +53,12 @@ export async function createGraphqlServer(
   });
   await server.start();
   return server;
+}
+
+/** A subgraph in another process: it sees the caller's key and request id, and authenticates on its own. */
+class ForwardingDataSource extends RemoteGraphQLDataSource<RequestContext> {
+  override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<RequestContext>) {
+    const headers: Record<string, string> = context.forwardHeaders ?? {};
+    for (const [name, value] of Object.entries(headers)) request.http?.headers.set(name, value);
+  }
 }

@@ -5,6 +5,7 @@ import { type PriceTable, readPrices } from './prices.js';
 
 export interface Supergraph {
   sdl: string;
+  apiSdl: string;
   subgraphs: BuiltSubgraph[];
   prices: PriceTable;
 }
@@ -15,8 +16,8 @@ let cached: Supergraph | undefined;
 export function buildSupergraph(definitions: SubgraphDefinition[] = allSubgraphs): Supergraph {
   if (definitions === allSubgraphs && cached) return cached;
   const subgraphs = definitions.map(buildSubgraph);
-  const sdl = composeSupergraph(subgraphs);
-  const supergraph = { sdl, subgraphs, prices: readPrices(sdl) };
+  const { supergraphSdl: sdl, apiSdl } = composeSupergraph(subgraphs);
+  const supergraph = { sdl, apiSdl, subgraphs, prices: readPrices(sdl) };
   if (definitions === allSubgraphs) cached = supergraph;
   return supergraph;
 }

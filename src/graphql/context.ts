@@ -21,6 +21,8 @@ export interface RequestContext {
   log: Logger;
   /** Human label of the operation for credit messages (the REST route, or the GraphQL root fields). */
   operationLabel?: string;
+  /** Headers a remote subgraph needs to see the same caller (x-api-key, x-request-id). */
+  forwardHeaders: Record<string, string>;
   /** Per-request memo, e.g. DataLoaders, so a batch never leaks across requests. */
   memo: Map<string, unknown>;
 }

@@ -9,6 +9,14 @@ export function contextFor(request: FastifyRequest, services: Services, operatio
     partner: request.partner ?? null,
     log: request.log,
     operationLabel,
+    forwardHeaders: forwardHeaders(request),
     memo: new Map(),
   };
+}
+
+function forwardHeaders(request: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = { 'x-request-id': String(request.id) };
+  const key = request.headers['x-api-key'];
+  if (typeof key === 'string') headers['x-api-key'] = key;
+  return headers;
 }

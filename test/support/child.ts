@@ -9,11 +9,14 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** Starts test/support/child-server.ts in a separate Node process on the given environment. */
-export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
+/** Starts a test/support/child-*.ts script in a separate Node process on the given environment. */
+export async function startChildServer(
+  env: Record<string, string>,
+  script = './test/support/child-server.ts',
+): Promise<ChildServer> {
   const child = spawn(
     process.execPath,
-    ['--import', './test/support/ts-loader.mjs', './test/support/child-server.ts'],
+    ['--import', './test/support/ts-loader.mjs', script],
     { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', SANDBOX_SEED: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
