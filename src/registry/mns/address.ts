@@ -1,0 +1,16 @@
+/**
+ * Movement is an Aptos-style Move chain: an account address is 32 bytes, written in hex with a `0x`
+ * prefix, case-insensitively, and often with its leading zeros dropped (`0x1` is
+ * `0x000…001`). Documentation examples also show 20-byte, EVM-looking addresses; those are read as Move
+ * addresses with leading zeros, which is what a Move VM makes of them too.
+ */
+const MOVE_ADDRESS = /^0x([0-9a-fA-F]{1,64})$/;
+
+/** The form addresses are matched in: lower-case, `0x` and 64 hex digits. Null when not an address. */
+export function normalizeMoveAddress(input: string): string | null {
+  const m = MOVE_ADDRESS.exec(input.trim());
+  if (!m) return null;
+  return `0x${(m[1] as string).toLowerCase().padStart(64, '0')}`;
+}
+
+export const ADDRESS_RULE = '0x followed by 1 to 64 hex digits';

@@ -1,0 +1,54 @@
+/** Every MNS name ends in `.snow`; a bare label (`alice`) means `alice.snow`. */
+export const MNS_SUFFIX = '.snow';
+
+const MAX_NAME_LENGTH = 253;
+const MAX_LABEL_LENGTH = 63;
+// Letters, digits, marks (for scripts that need them), hyphen and underscore. Anything else, notably
+// spaces, slashes and control characters, cannot be part of a registered name.
+const LABEL = /^[\p{L}\p{M}\p{Nd}_-]+$/u;
+
+export class InvalidNameError extends Error {
+  override name = 'InvalidNameError';
+}
+
+/**
+ * The stored form of a name: NFC, lower-case, with the `.snow` suffix added when missing, so
+ * `Alice`, `alice.SNOW` and `alice.snow` are one name. Throws `InvalidNameError` on anything that
+ * cannot be a registered name.
+ */
+export function normalizeMnsName(input: string): string {
+  const lowered = input.trim().normalize('NFC').toLowerCase();
+  const full = lowered.endsWith(MNS_SUFFIX) ? lowered : `${lowered}${MNS_SUFFIX}`;
+  if (full.length > MAX_NAME_LENGTH) throw new InvalidNameError(`name is longer than ${MAX_NAME_LENGTH} characters`);
+  const labels = full.slice(0, -MNS_SUFFIX.length).split('.');
+  for (const label of labels) {
+    if (label === '') throw new InvalidNameError(`"${input}" has an empty label`);
+    if (label.length > MAX_LABEL_LENGTH)
+      throw new InvalidNameError(`a label is longer than ${MAX_LABEL_LENGTH} characters`);
+    if (!LABEL.test(label))
+      throw new InvalidNameError(`"${input}" may only contain letters, digits, "-" and "_" between its dots`);
+  }
+  return full;
+}
+
+/** The name a sub-name hangs under (`pay.alice.snow` → `alice.snow`); null for a top-level name. */
+export function parentOf(name: string): string | null {
+  const dot = name.indexOf('.');
+  const parent = name.slice(dot + 1);
+  return parent === MNS_SUFFIX.slice(1) ? null : parent;
+}
+
+/**
+ * The smallest string greater than every string starting with `prefix`, for an index range scan
+ * (`name >= prefix and name < upper`). Both databases compare the name column bytewise (SQLite's
+ * BINARY, PostgreSQL's "C" collation), and UTF-8 byte order is code point order, so bumping the last
+ * code point gives the exact upper bound.
+ */
+export function prefixUpperBound(prefix: string): string {
+  const points = Array.from(prefix);
+  const last = points.pop();
+  if (last === undefined) throw new RangeError('empty prefix');
+  const next = (last.codePointAt(0) as number) + 1;
+  // Skip the surrogate block, which has no characters of its own.
+  return points.join('') + String.fromCodePoint(next === 0xd800 ? 0xe000 : next);
+}
