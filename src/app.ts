@@ -29,6 +29,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** The subgraphs to compose; tests add their own beside the real ones. */
   subgraphs?: SubgraphDefinition[];
+  /** Where logs go (stdout by default). */
+  logStream?: NodeJS.WritableStream;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
@@ -38,6 +40,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         ? false
         : {
             level: config.logLevel,
+            ...(options.logStream ? { stream: options.logStream } : {}),
             // Keys are secrets: never let one reach a log line, whatever gets logged later.
             redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', 'apiKey'], censor: '[redacted]' },
           },
@@ -50,8 +53,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     return503OnClosing: true,
   });
+  let draining = false;
   http.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // A keep-alive connection that was busy when draining began would otherwise hold the process open
+  // after its last answer: tell the client to reconnect elsewhere.
+  http.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
   });
 
   const db = await openDatabase(config.databaseUrl);
@@ -64,8 +73,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     subgraphUrls: config.subgraphUrls,
   });
 
-  await http.register(errorHandlerPlugin);
   await http.register(rateLimitPlugin, { config, redis });
+  await http.register(errorHandlerPlugin);
   await http.register(authPlugin, { services });
 
   http.get('/healthz', async () => ({ status: 'ok' }));
@@ -88,6 +97,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     http,
     services,
     async close() {
+      draining = true;
       await http.close();
       await apollo.stop();
       await services.close();

@@ -4,7 +4,8 @@ import { HttpError, sendError } from './errors.js';
 
 /** Turns every failure into the interface's error body: validation → 400, unknown route → 404, bugs → 500. */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
-  app.setNotFoundHandler((request, reply) =>
+  // Unknown paths count against the rate limit too, so scanning them is not free.
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) =>
     sendError(request, reply, 404, `Cannot ${request.method} ${request.url.split('?')[0]}`),
   );
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {

@@ -40,12 +40,17 @@ export async function issueApiKey(db: Database, partnerId: string, label?: strin
 
 /** Revokes a key by id or public prefix; returns whether a live key was revoked. */
 export async function revokeApiKey(db: Database, idOrPrefix: string): Promise<boolean> {
-  const changed = await db.run(
-    'update api_key set revoked_at = ? where (id = ? or prefix = ?) and revoked_at is null',
-    [new Date().toISOString(), idOrPrefix, idOrPrefix],
-  );
+  // Compare against the column the value can be: PostgreSQL refuses a non-UUID literal for a uuid column.
+  const column = UUID.test(idOrPrefix) ? 'id' : /^cgk_[0-9a-f]{8}$/.test(idOrPrefix) ? 'prefix' : undefined;
+  if (!column) return false;
+  const changed = await db.run(`update api_key set revoked_at = ? where ${column} = ? and revoked_at is null`, [
+    new Date(),
+    idOrPrefix.toLowerCase(),
+  ]);
   return changed > 0;
 }
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface KeyRow {
   key_id: string;

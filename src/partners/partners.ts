@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/orm.js';
-import { type IssuedKey, issueApiKey } from './api-keys.js';
+import { type IssuedKey, issueApiKey, UUID } from './api-keys.js';
 
 export interface PartnerStats {
   email: string;
@@ -106,8 +106,8 @@ function toSummary(row: PartnerRow): PartnerSummary {
 }
 
 export async function getPartner(db: Database, idOrEmail: string): Promise<PartnerSummary | null> {
-  const rows = await db.query<PartnerRow>(`${SELECT_PARTNER} where p.id = ? or p.email = ?`, [
-    idOrEmail,
+  const byId = UUID.test(idOrEmail);
+  const rows = await db.query<PartnerRow>(`${SELECT_PARTNER} where ${byId ? 'p.id' : 'p.email'} = ?`, [
     idOrEmail.toLowerCase(),
   ]);
   return rows[0] ? toSummary(rows[0]) : null;
