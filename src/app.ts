@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { type ApolloFastifyContextFunction, fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { openDatabase } from './db/orm.js';
 import { createGraphqlServer } from './gateway/server.js';
@@ -65,7 +65,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const db = await openDatabase(config.databaseUrl);
   const services = await createServices(config, db, http.log);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 }) : undefined;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 })
+    : undefined;
 
   const supergraph = buildSupergraph(options.subgraphs);
   const apollo = await createGraphqlServer(supergraph, {

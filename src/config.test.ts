@@ -4,7 +4,12 @@ import { ConfigError, loadConfig } from './config.js';
 describe('configuration', () => {
   it('defaults to the embedded database on port 4000 with the explorer on', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 4000, databaseUrl: 'file:./data/cipgate.db', graphqlExplorer: true, sandboxSeed: true });
+    expect(config).toMatchObject({
+      port: 4000,
+      databaseUrl: 'file:./data/cipgate.db',
+      graphqlExplorer: true,
+      sandboxSeed: true,
+    });
     expect(config.redisUrl).toBeUndefined();
     expect(config.bridge.sandbox).toBe(true);
   });
@@ -16,12 +21,19 @@ describe('configuration', () => {
 
   it('names every bad variable at once', () => {
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', GRAPHQL_EXPLORER: 'maybe', REDIS_URL: 'http://x', EVM_RPC_URLS: 'eth=x' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        GRAPHQL_EXPLORER: 'maybe',
+        REDIS_URL: 'http://x',
+        EVM_RPC_URLS: 'eth=x',
+      });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
       const message = (err as Error).message;
-      for (const name of ['PORT', 'DATABASE_URL', 'GRAPHQL_EXPLORER', 'REDIS_URL', 'EVM_RPC_URLS']) expect(message).toContain(name);
+      for (const name of ['PORT', 'DATABASE_URL', 'GRAPHQL_EXPLORER', 'REDIS_URL', 'EVM_RPC_URLS'])
+        expect(message).toContain(name);
     }
   });
 
@@ -30,7 +42,10 @@ describe('configuration', () => {
       EVM_RPC_URLS: 'eip155:1=https://eth.example, eip155:8453=http://127.0.0.1:8545',
       SUBGRAPH_URLS: 'identity=http://10.0.0.2:4001/graphql',
     });
-    expect(config.bridge.rpcUrls).toEqual({ 'eip155:1': 'https://eth.example', 'eip155:8453': 'http://127.0.0.1:8545' });
+    expect(config.bridge.rpcUrls).toEqual({
+      'eip155:1': 'https://eth.example',
+      'eip155:8453': 'http://127.0.0.1:8545',
+    });
     expect(config.subgraphUrls).toEqual({ identity: 'http://10.0.0.2:4001/graphql' });
   });
 });

@@ -32,7 +32,8 @@ export function parseArgs(argv: string[]): Args {
     if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
       if (eq > 0) flags.set(arg.slice(2, eq), arg.slice(eq + 1));
-      else if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith('--')) flags.set(arg.slice(2), argv[++i] as string);
+      else if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith('--'))
+        flags.set(arg.slice(2), argv[++i] as string);
       else flags.set(arg.slice(2), true);
     } else positional.push(arg);
   }
@@ -45,7 +46,11 @@ export function requireFlag(args: Args, name: string): string {
   return value;
 }
 
-export function intFlag(args: Args, name: string, options: { required?: boolean; min?: number } = {}): number | undefined {
+export function intFlag(
+  args: Args,
+  name: string,
+  options: { required?: boolean; min?: number } = {},
+): number | undefined {
   const value = args.flags.get(name);
   if (value === undefined) {
     if (options.required) throw new UsageError(`--${name} is required`);

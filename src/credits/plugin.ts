@@ -104,4 +104,3 @@ const paidNames = (fields: RootField[]) =>
     .filter((f) => f.price > 0)
     .map((f) => f.fieldName)
     .join(' + ');
-

@@ -15,7 +15,9 @@ export function composeSupergraph(subgraphs: BuiltSubgraph[]): Composition {
     subgraphs.map((s) => ({ name: s.name, typeDefs: s.typeDefs, url: subgraphUrl(s.name) })),
   );
   if (result.errors?.length || !result.schema) {
-    throw new Error(`Supergraph composition failed:\n${(result.errors ?? []).map((e) => `  - ${e.message}`).join('\n')}`);
+    throw new Error(
+      `Supergraph composition failed:\n${(result.errors ?? []).map((e) => `  - ${e.message}`).join('\n')}`,
+    );
   }
   return { supergraphSdl: result.supergraphSdl, apiSdl: printSchema(result.schema.toAPISchema().toGraphQLJSSchema()) };
 }

@@ -6,7 +6,10 @@ export type PriceTable = ReadonlyMap<string, number>;
 export function readPrices(supergraphSdl: string): PriceTable {
   const prices = new Map<string, number>();
   for (const def of parse(supergraphSdl).definitions) {
-    if ((def.kind !== Kind.OBJECT_TYPE_DEFINITION && def.kind !== Kind.OBJECT_TYPE_EXTENSION) || def.name.value !== 'Query')
+    if (
+      (def.kind !== Kind.OBJECT_TYPE_DEFINITION && def.kind !== Kind.OBJECT_TYPE_EXTENSION) ||
+      def.name.value !== 'Query'
+    )
       continue;
     for (const field of def.fields ?? []) {
       const directive = field.directives?.find((d) => d.name.value === 'credits');

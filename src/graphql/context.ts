@@ -43,5 +43,4 @@ export function requirePartner(ctx: RequestContext): AuthenticatedPartner {
   return ctx.partner;
 }
 
-
 export const unauthenticatedError = () => unauthenticated('A valid x-api-key header is required');

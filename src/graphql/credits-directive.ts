@@ -8,5 +8,4 @@ export const CREDITS_SPEC_URL = 'https://cipgate.dev/credits/v1.0';
 export const CREDITS_DIRECTIVE_SDL = 'directive @credits(price: Int!) on FIELD_DEFINITION';
 
 /** Declares the credit price of a root field. */
-export const Price = (credits: number): MethodDecorator & PropertyDecorator =>
-  Directive(`@credits(price: ${credits})`);
+export const Price = (credits: number): MethodDecorator & PropertyDecorator => Directive(`@credits(price: ${credits})`);

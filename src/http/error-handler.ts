@@ -16,8 +16,14 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     if (error.validation) {
       const first = error.validation[0];
       const where = error.validationContext ?? 'request';
-      const param = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : first?.params && 'missingProperty' in first.params ? String(first.params.missingProperty) : '';
-      const message = param ? `Invalid ${where} parameter "${param}": ${first?.message ?? 'invalid'}` : `Invalid ${where}: ${first?.message ?? 'invalid'}`;
+      const param = first?.instancePath
+        ? first.instancePath.replace(/^\//, '').replace(/\//g, '.')
+        : first?.params && 'missingProperty' in first.params
+          ? String(first.params.missingProperty)
+          : '';
+      const message = param
+        ? `Invalid ${where} parameter "${param}": ${first?.message ?? 'invalid'}`
+        : `Invalid ${where}: ${first?.message ?? 'invalid'}`;
       return sendError(request, reply, 400, message);
     }
     const status = error.statusCode ?? 500;

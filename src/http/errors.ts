@@ -39,10 +39,19 @@ export function errorBody(surface: Surface, statusCode: number, message: string)
 }
 
 const graphqlCodeOf = (status: number): string =>
-  status === 401 ? 'UNAUTHENTICATED' : status === 429 ? 'RATE_LIMITED' : status < 500 ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR';
+  status === 401
+    ? 'UNAUTHENTICATED'
+    : status === 429
+      ? 'RATE_LIMITED'
+      : status < 500
+        ? 'BAD_REQUEST'
+        : 'INTERNAL_SERVER_ERROR';
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, statusCode: number, message: string) {
-  return reply.code(statusCode).type('application/json; charset=utf-8').send(errorBody(surfaceOf(request.url), statusCode, message));
+  return reply
+    .code(statusCode)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(surfaceOf(request.url), statusCode, message));
 }
 
 /** An error a route throws on purpose, with the status and message the caller should see. */

@@ -124,6 +124,11 @@ export async function partnerStats(db: Database, partnerId: string): Promise<Par
   );
   const row = rows[0];
   return row
-    ? { email: row.email, name: row.name, creditBalance: Number(row.credit_balance), creditUsage: Number(row.credit_usage) }
+    ? {
+        email: row.email,
+        name: row.name,
+        creditBalance: Number(row.credit_balance),
+        creditUsage: Number(row.credit_usage),
+      }
     : null;
 }

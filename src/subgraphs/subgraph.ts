@@ -8,9 +8,7 @@ import { CREDITS_DIRECTIVE_SDL, CREDITS_SPEC_URL } from '../graphql/credits-dire
 /** What a subgraph folder exports: its type-graphql resolvers plus federation entity reference resolvers. */
 export interface SubgraphDefinition {
   name: string;
-  // biome-ignore lint/complexity/noBannedTypes: type-graphql takes resolver classes
   resolvers: NonEmptyArray<Function>;
-  // biome-ignore lint/complexity/noBannedTypes: type-graphql takes object type classes
   orphanedTypes?: Function[];
   /** `__resolveReference` per entity type this subgraph can resolve. */
   references?: Record<string, (reference: Record<string, unknown>, context: unknown) => unknown>;

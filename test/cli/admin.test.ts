@@ -9,9 +9,13 @@ describe('admin CLI', () => {
   const run = async (...argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runAdmin(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, {
-      DATABASE_URL: database.url,
-    });
+    const code = await runAdmin(
+      argv,
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+      {
+        DATABASE_URL: database.url,
+      },
+    );
     return { code, out, err, last: out.at(-1) ?? '' };
   };
   beforeAll(async () => {
@@ -26,12 +30,25 @@ describe('admin CLI', () => {
   });
 
   it('partner:create --json prints one JSON object whose key works on /partners/stats', async () => {
-    const created = await run('partner:create', '--name', 'Globex', '--email', 'ops@globex.test', '--credits', '50', '--json');
+    const created = await run(
+      'partner:create',
+      '--name',
+      'Globex',
+      '--email',
+      'ops@globex.test',
+      '--credits',
+      '50',
+      '--json',
+    );
     expect(created.code).toBe(0);
     const partner = JSON.parse(created.last);
     expect(partner).toMatchObject({ name: 'Globex', email: 'ops@globex.test', creditBalance: 50 });
     expect(partner.id).toMatch(/^[0-9a-f-]{36}$/);
-    const res = await app.http.inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': partner.apiKey } });
+    const res = await app.http.inject({
+      method: 'GET',
+      url: '/partners/stats',
+      headers: { 'x-api-key': partner.apiKey },
+    });
     expect(res.json()).toEqual({ email: 'ops@globex.test', name: 'Globex', creditBalance: 50, creditUsage: 0 });
   });
 
@@ -44,9 +61,17 @@ describe('admin CLI', () => {
     const key = JSON.parse((await run('key:create', '--partner', partner.id, '--json')).last);
     expect(key.apiKey).not.toBe(partner.apiKey);
     expect((await run('key:revoke', partner.keyPrefix)).code).toBe(0);
-    const old = await app.http.inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': partner.apiKey } });
+    const old = await app.http.inject({
+      method: 'GET',
+      url: '/partners/stats',
+      headers: { 'x-api-key': partner.apiKey },
+    });
     expect(old.statusCode).toBe(401);
-    const fresh = await app.http.inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': key.apiKey } });
+    const fresh = await app.http.inject({
+      method: 'GET',
+      url: '/partners/stats',
+      headers: { 'x-api-key': key.apiKey },
+    });
     expect(fresh.json()).toMatchObject({ creditBalance: 12 });
     const listed = JSON.parse((await run('partner:list', '--json')).last);
     expect(listed.find((p: { email: string }) => p.email === 'it@initech.test')).toMatchObject({ activeKeys: 1 });
@@ -67,8 +92,8 @@ describe('admin CLI', () => {
       expect(result.err.join('\n')).toMatch(message);
     }
     await run('partner:create', '--name', 'Dup', '--email', 'dup@x.test', '--credits', '1');
-    expect((await run('partner:create', '--name', 'Dup', '--email', 'dup@x.test', '--credits', '1')).err.join('')).toMatch(
-      /already exists/,
-    );
+    expect(
+      (await run('partner:create', '--name', 'Dup', '--email', 'dup@x.test', '--credits', '1')).err.join(''),
+    ).toMatch(/already exists/);
   });
 });

@@ -38,7 +38,10 @@ describe('GraphQL credit charging', () => {
 
   it('charges aliases of the same field separately and follows fragments', async () => {
     const { apiKey } = await app.partner(10);
-    const res = await gql(apiKey, '{ a: meteredEcho(text: "a") ...F } fragment F on Query { b: meteredEcho(text: "b") }');
+    const res = await gql(
+      apiKey,
+      '{ a: meteredEcho(text: "a") ...F } fragment F on Query { b: meteredEcho(text: "b") }',
+    );
     expect(res.json().data).toEqual({ a: 'a', b: 'b' });
     expect(await stats(apiKey)).toMatchObject({ creditBalance: 8, creditUsage: 2 });
   });
@@ -78,7 +81,12 @@ describe('GraphQL credit charging', () => {
 
   it('keeps balance + usage equal to the credits granted', async () => {
     const { id, apiKey } = await app.partner(20);
-    for (const q of ['{ meteredTwo }', '{ meteredFails }', '{ meteredEcho(text: "z") meteredTwo }', '{ meteredFails(how: "input") }']) {
+    for (const q of [
+      '{ meteredTwo }',
+      '{ meteredFails }',
+      '{ meteredEcho(text: "z") meteredTwo }',
+      '{ meteredFails(how: "input") }',
+    ]) {
       await gql(apiKey, q);
     }
     const s = await stats(apiKey);

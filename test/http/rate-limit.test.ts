@@ -6,9 +6,13 @@ import { withMetered } from '../support/paid-subgraph.js';
 describe('rate limits', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ RATE_LIMIT_PARTNER_MAX: '3', RATE_LIMIT_PUBLIC_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000' }, undefined, {
-      subgraphs: withMetered(),
-    });
+    app = await startTestApp(
+      { RATE_LIMIT_PARTNER_MAX: '3', RATE_LIMIT_PUBLIC_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000' },
+      undefined,
+      {
+        subgraphs: withMetered(),
+      },
+    );
   });
   afterAll(() => app.stop());
 
@@ -28,9 +32,17 @@ describe('rate limits', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Another key has its own budget.
     expect((await call(other.apiKey)).statusCode).toBe(200);
-    const stats = await app.http.inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': other.apiKey } });
+    const stats = await app.http.inject({
+      method: 'GET',
+      url: '/partners/stats',
+      headers: { 'x-api-key': other.apiKey },
+    });
     expect(stats.statusCode).toBe(200);
-    const limitedStats = await app.http.inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': apiKey } });
+    const limitedStats = await app.http.inject({
+      method: 'GET',
+      url: '/partners/stats',
+      headers: { 'x-api-key': apiKey },
+    });
     expect(limitedStats.statusCode).toBe(429);
     expect(limitedStats.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
     const usage = await app.services.db.query<{ credit_usage: number }>(
@@ -53,6 +65,7 @@ describe('rate limits', () => {
   });
 
   it('never limits health checks', async () => {
-    for (let i = 0; i < 5; i++) expect((await app.http.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await app.http.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 });

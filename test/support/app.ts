@@ -28,7 +28,10 @@ export async function startTestApp(
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
-  const app = await buildApp(config, { ...options, logger: env.LOG_LEVEL !== undefined });
+  const app = await buildApp(config, {
+    ...options,
+    logger: env.LOG_LEVEL !== undefined || options.logStream !== undefined,
+  });
   return {
     ...app,
     database: db,

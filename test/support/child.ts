@@ -14,11 +14,11 @@ export async function startChildServer(
   env: Record<string, string>,
   script = './test/support/child-server.ts',
 ): Promise<ChildServer> {
-  const child = spawn(
-    process.execPath,
-    ['--import', './test/support/ts-loader.mjs', script],
-    { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', SANDBOX_SEED: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, ['--import', './test/support/ts-loader.mjs', script], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'silent', SANDBOX_SEED: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;

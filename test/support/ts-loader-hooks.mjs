@@ -12,7 +12,11 @@ const options = {
 };
 
 export async function resolve(specifier, context, next) {
-  if (specifier.endsWith('.js') && context.parentURL?.startsWith('file:') && !context.parentURL.includes('/node_modules/')) {
+  if (
+    specifier.endsWith('.js') &&
+    context.parentURL?.startsWith('file:') &&
+    !context.parentURL.includes('/node_modules/')
+  ) {
     const candidate = new URL(specifier.replace(/\.js$/, '.ts'), context.parentURL);
     if (existsSync(fileURLToPath(candidate))) return next(candidate.href, context);
   }

@@ -15,7 +15,9 @@ export const partnerCreate: AdminCommand = {
         io.out(JSON.stringify({ ...partner, apiKey: key.apiKey, keyPrefix: key.prefix }));
         return;
       }
-      io.out(`Created partner ${partner.name} <${partner.email}> (${partner.id}) with ${partner.creditBalance} credits.`);
+      io.out(
+        `Created partner ${partner.name} <${partner.email}> (${partner.id}) with ${partner.creditBalance} credits.`,
+      );
       io.out(`API key (shown once, store it now): ${key.apiKey}`);
     } catch (err) {
       if (err instanceof PartnerInputError) throw new UsageError(err.message);

@@ -28,7 +28,11 @@ describe('partner interface errors', () => {
 
   it('404 for unknown partner routes, with a key or without', async () => {
     const { apiKey } = await app.partner(1);
-    const res = await app.http.inject({ method: 'GET', url: '/partners/nothing-here', headers: { 'x-api-key': apiKey } });
+    const res = await app.http.inject({
+      method: 'GET',
+      url: '/partners/nothing-here',
+      headers: { 'x-api-key': apiKey },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ statusCode: 404, message: 'Cannot GET /partners/nothing-here', error: 'Not Found' });
   });
@@ -60,7 +64,11 @@ describe('partner interface errors', () => {
   it('carries a request id, echoing a well-formed incoming one', async () => {
     const res = await app.http.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'trace-abc-123' } });
     expect(res.headers['x-request-id']).toBe('trace-abc-123');
-    const fresh = await app.http.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id with spaces' } });
+    const fresh = await app.http.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 

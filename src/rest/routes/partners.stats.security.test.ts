@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../partners/api-keys.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { revokeApiKey } from '../../partners/api-keys.js';
 
 describe('API key security', () => {
   let app: TestApp;
@@ -38,7 +38,11 @@ describe('API key security', () => {
     expect(await revokeApiKey(app.services.db, apiKey.slice(0, 12))).toBe(true);
     const revoked = await app.http.inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': apiKey } });
     expect(revoked.statusCode).toBe(401);
-    const other = await app.http.inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': second.apiKey } });
+    const other = await app.http.inject({
+      method: 'GET',
+      url: '/partners/stats',
+      headers: { 'x-api-key': second.apiKey },
+    });
     expect(other.statusCode).toBe(200);
   });
 

@@ -1,5 +1,5 @@
-import { Field, ObjectType } from 'type-graphql';
 import { GraphQLSafeInt } from 'graphql-scalars';
+import { Field, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'The calling partner account and its credits.' })
 export class PartnerStats {
