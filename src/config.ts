@@ -25,6 +25,8 @@ export interface Config {
     ensBaseRegistrarAddress: string | undefined;
     baseRpcUrl: string | undefined;
     basenamesRegistryAddress: string | undefined;
+    /** `.base.eth` base registrar, for expiries; defaults to Base mainnet's only with the mainnet registry. */
+    basenamesBaseRegistrarAddress: string | undefined;
     solanaRpcUrl: string | undefined;
     /** How long names resolved from other providers stay in the local search index. */
     indexTtlSeconds: number;
@@ -151,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
       ensBaseRegistrarAddress: address('ENS_BASE_REGISTRAR_ADDRESS'),
       baseRpcUrl: url('BASE_RPC_URL', ['http:', 'https:']),
       basenamesRegistryAddress: address('BASENAMES_REGISTRY_ADDRESS'),
+      basenamesBaseRegistrarAddress: address('BASENAMES_BASE_REGISTRAR_ADDRESS'),
       solanaRpcUrl: url('SOLANA_RPC_URL', ['http:', 'https:']),
       indexTtlSeconds: int('NAME_INDEX_TTL_SECONDS', 3600, 1, 30 * 86_400),
     },

@@ -1,8 +1,10 @@
 import { Migration0001Foundation } from './0001-foundation.js';
 import { Migration0002MnsRegistry } from './0002-mns-registry.js';
+import { Migration0003NameIndex } from './0003-name-index.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test builds run the same set. */
 export const migrationsList = [
   { name: '0001-foundation', class: Migration0001Foundation },
   { name: '0002-mns-registry', class: Migration0002MnsRegistry },
+  { name: '0003-name-index', class: Migration0003NameIndex },
 ];

@@ -1,0 +1,274 @@
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { NameRecord, NamingProvider, NamingProviderInfo } from '../providers/naming/types.js';
+import type { NameIndex } from './name-index.js';
+import type { NamingProviders } from './providers.js';
+
+export const MAX_QUERY_LENGTH = 255;
+export const MAX_PER_PAGE = 50;
+/**
+ * Prefix matches taken from each listing source (the local registry, the name index). `total` counts at
+ * most this many per source: a prefix so short that it matches more is not a useful search.
+ */
+export const MAX_PREFIX_MATCHES = 500;
+
+/** A query the service cannot search for; the message names the problem (a 400). */
+export class InvalidQueryError extends Error {
+  override name = 'InvalidQueryError';
+}
+
+/** No provider that had to answer did (a 503, free): failed, timed out, or disabled. */
+export class ProvidersUnavailableError extends Error {
+  override name = 'ProvidersUnavailableError';
+}
+
+export interface IdentityHit {
+  info: NamingProviderInfo;
+  record: NameRecord;
+  /** The query named this very name (as opposed to a prefix match). */
+  exact: boolean;
+}
+
+export interface SearchPage {
+  hits: IdentityHit[];
+  /** Matches over all pages. */
+  total: number;
+  /** Providers dropped from this answer because they failed or timed out. */
+  failed: string[];
+}
+
+export interface SearchInput {
+  query: string;
+  page: number;
+  perPage: number;
+}
+
+interface Lookup {
+  provider: NamingProvider;
+  name: string;
+}
+
+/** One entry of the merged, ordered list; `record` is filled for the requested page only when missing. */
+interface Match {
+  provider: NamingProvider;
+  name: string;
+  exact: boolean;
+  record: NameRecord | null;
+}
+
+/**
+ * Identity search across naming providers.
+ *
+ * A full name (`alice.eth`) is looked up by the provider owning its suffix. Anything else is a bare
+ * label, looked up as an exact name under every enabled provider in parallel, plus prefix matches
+ * from the local registry's listing and from the index of names other providers resolved before.
+ * Order: exact matches first, the home registry's before other providers', then by name; the order
+ * depends only on the data, so pages are stable. Every provider call runs under the per-provider
+ * timeout; a provider that fails is dropped, and only when every consulted provider fails does the
+ * search fail.
+ */
+export class IdentitySearch {
+  constructor(
+    private readonly providers: NamingProviders,
+    private readonly index: NameIndex,
+    private readonly options: { timeoutMs: number; log: Logger },
+  ) {}
+
+  async search({ query, page, perPage }: SearchInput): Promise<SearchPage> {
+    if (!Number.isInteger(page) || page < 1) throw new InvalidQueryError('page must be a positive integer');
+    if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) {
+      throw new InvalidQueryError(`perPage must be an integer from 1 to ${MAX_PER_PAGE}`);
+    }
+    const text = checkQuery(query);
+    const owner = this.providers.owning(text);
+    const matches = owner ? await this.fullName(owner, text) : await this.bareLabel(text);
+    matches.list.sort(this.compare);
+    const start = (page - 1) * perPage;
+    const hits = await this.fill(matches.list.slice(start, start + perPage));
+    return { hits, total: matches.list.length, failed: matches.failed };
+  }
+
+  private async fullName(provider: NamingProvider, text: string): Promise<{ list: Match[]; failed: string[] }> {
+    const name = normalizeFor(provider, text);
+    if (!provider.status.enabled) {
+      throw new ProvidersUnavailableError(
+        `Names ending in ${this.providers.suffixOf(provider)} cannot be searched: the ${provider.info.providerName} provider is disabled (${provider.status.reason})`,
+      );
+    }
+    const [outcome] = await this.exactLookups([{ provider, name }], '');
+    if (!outcome || outcome.status === 'rejected') {
+      throw new ProvidersUnavailableError(`${provider.info.providerName} is unavailable; try again later`);
+    }
+    const record = outcome.value.record;
+    return { list: record ? [{ provider, name: record.name, exact: true, record }] : [], failed: [] };
+  }
+
+  private async bareLabel(text: string): Promise<{ list: Match[]; failed: string[] }> {
+    const enabled = this.providers.enabled();
+    if (enabled.length === 0) throw new ProvidersUnavailableError('No naming provider is enabled');
+    const lookups: Lookup[] = [];
+    const rejections: string[] = [];
+    for (const provider of enabled) {
+      try {
+        lookups.push({ provider, name: normalizeFor(provider, `${text}${this.providers.suffixOf(provider)}`) });
+      } catch (err) {
+        rejections.push((err as Error).message);
+      }
+    }
+    // A label one service cannot hold (ENSIP-15 forbids `_`, say) may still be valid elsewhere.
+    if (lookups.length === 0) throw new InvalidQueryError(rejections[0] ?? 'invalid query');
+
+    const prefix = text.normalize('NFC').toLowerCase();
+    const [outcomes, indexed] = await Promise.all([this.exactLookups(lookups, prefix), this.indexed(prefix)]);
+
+    const list: Match[] = [];
+    const failed: string[] = [];
+    const seen = new Set<string>();
+    const add = (m: Match) => {
+      const key = `${m.provider.info.provider}\u0000${m.name}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      list.push(m);
+    };
+    outcomes.forEach((outcome, i) => {
+      const { provider } = lookups[i] as Lookup;
+      if (outcome.status === 'rejected') failed.push(provider.info.provider);
+      else if (outcome.value.record)
+        add({ provider, name: outcome.value.record.name, exact: true, record: outcome.value.record });
+    });
+    if (failed.length === lookups.length) {
+      throw new ProvidersUnavailableError('No naming provider answered; try again later');
+    }
+    // Exact names were just asked live: whatever the index or a listing holds for them is older.
+    for (const { name, provider } of lookups) seen.add(`${provider.info.provider}\u0000${name}`);
+    outcomes.forEach((outcome) => {
+      if (outcome.status === 'fulfilled') {
+        for (const name of outcome.value.candidates)
+          add({ provider: outcome.value.provider, name, exact: false, record: null });
+      }
+    });
+    for (const entry of indexed) {
+      const provider = this.providers.byId(entry.provider);
+      if (provider && !failed.includes(entry.provider)) {
+        add({ provider, name: entry.record.name, exact: false, record: entry.record });
+      }
+    }
+    return { list, failed };
+  }
+
+  /**
+   * Exact lookups (and, when `prefix` is set, the provider's own prefix listing) in parallel, each
+   * provider under its own timeout. Names found or missing are written to the name index.
+   */
+  private async exactLookups(lookups: readonly Lookup[], prefix: string) {
+    const outcomes = await Promise.allSettled(
+      lookups.map(({ provider, name }) =>
+        this.bounded(provider, async (signal) => {
+          const [record, candidates] = await Promise.all([
+            provider.records(name, { signal }),
+            prefix ? provider.candidates(prefix, MAX_PREFIX_MATCHES, { signal }) : Promise.resolve([]),
+          ]);
+          return { provider, record, candidates };
+        }),
+      ),
+    );
+    await Promise.all(
+      outcomes.map(async (outcome, i) => {
+        const { provider, name } = lookups[i] as Lookup;
+        if (outcome.status === 'rejected') {
+          this.options.log.warn({ err: outcome.reason, provider: provider.info.provider }, 'naming provider dropped');
+          return;
+        }
+        if (provider.info.provider === this.providers.home) return;
+        const { record } = outcome.value;
+        try {
+          await this.index.update(provider.info.provider, record ? [record] : [], record ? [] : [name]);
+        } catch (err) {
+          // The index is a cache: losing an update costs a prefix match later, not this answer.
+          this.options.log.warn({ err, provider: provider.info.provider }, 'name index update failed');
+        }
+      }),
+    );
+    return outcomes;
+  }
+
+  private async indexed(prefix: string) {
+    const providers = this.providers
+      .enabled()
+      .map((p) => p.info.provider)
+      .filter((id) => id !== this.providers.home);
+    try {
+      return await this.index.prefix(prefix, providers, MAX_PREFIX_MATCHES);
+    } catch (err) {
+      this.options.log.warn({ err }, 'name index read failed');
+      return [];
+    }
+  }
+
+  /** Records of the page's listed names that have none yet (the registry's prefix matches). */
+  private async fill(page: Match[]): Promise<IdentityHit[]> {
+    const filled = await Promise.all(
+      page.map(async (m) => {
+        if (m.record) return m.record;
+        try {
+          return await this.bounded(m.provider, (signal) => m.provider.records(m.name, { signal }));
+        } catch (err) {
+          this.options.log.warn({ err, provider: m.provider.info.provider, name: m.name }, 'listed name lookup failed');
+          return null;
+        }
+      }),
+    );
+    // A listed name that vanished since the listing (expired, deleted) is left out rather than faked.
+    return page.flatMap((m, i) => {
+      const record = filled[i];
+      return record ? [{ info: m.provider.info, record, exact: m.exact }] : [];
+    });
+  }
+
+  private readonly compare = (a: Match, b: Match): number => {
+    if (a.exact !== b.exact) return a.exact ? -1 : 1;
+    const home = this.providers.home;
+    const aHome = a.provider.info.provider === home;
+    const bHome = b.provider.info.provider === home;
+    if (aHome !== bHome) return aHome ? -1 : 1;
+    return compareStrings(a.name, b.name) || compareStrings(a.provider.info.provider, b.provider.info.provider);
+  };
+
+  /**
+   * Runs one provider call under the per-provider timeout. The race also covers a provider that ignores
+   * its signal: the search stops waiting either way.
+   */
+  private async bounded<T>(provider: NamingProvider, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    let onAbort: () => void = () => {};
+    const timedOut = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new Error(`${provider.info.provider} did not answer within ${this.options.timeoutMs} ms`));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([run(signal), timedOut]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+/** Code point order, the same order the databases' bytewise collations give. */
+const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function checkQuery(query: string): string {
+  const text = query.trim();
+  if (text === '') throw new InvalidQueryError('query must not be blank');
+  if (text.length > MAX_QUERY_LENGTH)
+    throw new InvalidQueryError(`query must be at most ${MAX_QUERY_LENGTH} characters`);
+  if (/[\p{Cc}\s]/u.test(text)) throw new InvalidQueryError('query must not contain spaces or control characters');
+  return text;
+}
+
+function normalizeFor(provider: NamingProvider, name: string): string {
+  try {
+    return provider.normalize(name);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new InvalidQueryError(`"${name}" is not a valid ${provider.info.providerName} name: ${reason}`);
+  }
+}
