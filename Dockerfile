@@ -1,0 +1,24 @@
+# syntax=docker/dockerfile:1
+# Multi-stage: build with the full toolchain, run on a slim image with production dependencies only.
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY schema ./schema
+RUN npm run build && npm prune --omit=dev
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production PORT=4000 DATABASE_URL=file:/data/cipgate.db
+WORKDIR /app
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/package.json ./
+COPY --from=build /app/schema ./schema
+VOLUME ["/data"]
+EXPOSE 4000
+USER node
+HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# node directly (not npm start) so SIGTERM reaches the server and it drains in-flight requests.
+CMD ["node", "dist/src/main.js"]

@@ -1,0 +1,25 @@
+import type { CodegenConfig } from '@graphql-codegen/cli';
+
+/**
+ * Types the GraphQL operations that the REST layer and the tests send, against the composed API schema
+ * (`npm run compose` writes schema/api.graphql). `npm run codegen` regenerates; a test checks it is current.
+ */
+const config: CodegenConfig = {
+  schema: 'schema/api.graphql',
+  documents: ['src/rest/routes/*.ts', '!src/rest/routes/*.test.ts'],
+  generates: {
+    'src/graphql/generated/operations.ts': {
+      plugins: ['typescript', 'typescript-operations'],
+      config: {
+        onlyOperationTypes: true,
+        avoidOptionals: false,
+        enumsAsTypes: true,
+        useTypeImports: true,
+        scalars: { DateTime: 'string', URL: 'string', SafeInt: 'number', BigInt: 'string' },
+      },
+    },
+  },
+  hooks: { afterAllFileWrite: ['biome format --write'] },
+};
+
+export default config;
