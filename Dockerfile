@@ -16,6 +16,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/package.json ./
 COPY --from=build /app/schema ./schema
+# Sandbox demo names are read at first start.
+COPY --from=build /app/src/registry/mns/demo-names.jsonl ./src/registry/mns/demo-names.jsonl
 VOLUME ["/data"]
 EXPOSE 4000
 USER node
