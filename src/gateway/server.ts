@@ -36,18 +36,35 @@ export async function createGraphqlServer(
     includeStacktraceInErrorResponses: false,
     plugins: [
       creditsPlugin(supergraph.prices),
+      {
+        // formatError hides internal details from callers; the log keeps them.
+        async requestDidStart() {
+          return {
+            async didEncounterErrors({ errors, contextValue }) {
+              for (const error of errors) {
+                const code = error.extensions?.code;
+                if (code === undefined || code === 'INTERNAL_SERVER_ERROR' || code === 'DOWNSTREAM_SERVICE_ERROR') {
+                  contextValue.log.error(
+                    { err: error.originalError ?? error, path: error.path },
+                    'GraphQL field failed',
+                  );
+                }
+              }
+            },
+          };
+        },
+      },
       options.explorer
         ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
         : ApolloServerPluginLandingPageDisabled(),
     ],
-    formatError: (formatted, error) => {
+    formatError: (formatted) => {
       const code = formatted.extensions?.code;
       // Unexpected failures keep their details in the log, not in the answer.
       if (code === 'INTERNAL_SERVER_ERROR' || code === 'DOWNSTREAM_SERVICE_ERROR' || code === undefined) {
         return { ...formatted, message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
       }
       const { serviceName: _s, exception: _e, ...extensions } = formatted.extensions ?? {};
-      void error;
       return { ...formatted, extensions };
     },
   });

@@ -60,6 +60,18 @@ describe('GraphQL credit charging', () => {
     expect(Number(reserved[0]?.credit_reserved)).toBe(0);
   });
 
+  it('hides an unexpected failure behind INTERNAL_SERVER_ERROR and does not charge it', async () => {
+    const { apiKey } = await app.partner(5);
+    const body = (await gql(apiKey, '{ meteredBug meteredEcho(text: "ok") }')).json();
+    expect(body.data).toEqual({ meteredBug: null, meteredEcho: 'ok' });
+    expect(body.errors[0]).toMatchObject({
+      message: 'Internal server error',
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    });
+    expect(JSON.stringify(body)).not.toContain('secret internal detail');
+    expect(await stats(apiKey)).toMatchObject({ creditBalance: 4, creditUsage: 1 });
+  });
+
   it('refuses before execution when the balance does not cover the whole operation', async () => {
     const { id, apiKey } = await app.partner(2);
     const res = await gql(apiKey, '{ meteredEcho(text: "x") meteredTwo }');

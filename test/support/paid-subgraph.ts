@@ -28,6 +28,12 @@ class MeteredResolver {
     throw how === 'input' ? badInput('bad input on purpose') : upstreamUnavailable('upstream down on purpose');
   }
 
+  @Query(() => String, { nullable: true })
+  @Price(1)
+  meteredBug(): string {
+    throw new Error('secret internal detail');
+  }
+
   @Query(() => String)
   @Price(1)
   async meteredSlow(@Arg('ms', () => Int) ms: number): Promise<string> {
