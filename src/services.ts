@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import { type BridgeService, createBridgeService } from './bridge/service.js';
 import type { Config } from './config.js';
 import { CreditLedger } from './credits/ledger.js';
 import type { Database } from './db/orm.js';
@@ -12,6 +13,8 @@ export interface Services {
   db: Database;
   log: Logger;
   ledger: CreditLedger;
+  /** Bridge providers, catalogue cache, quote aggregation and transfer status. */
+  bridge: BridgeService;
   /** Stops background work (sweepers, refreshers) and closes connections. */
   close(): Promise<void>;
 }
@@ -25,11 +28,13 @@ export async function createServices(config: Config, db: Database, log: Logger):
     Math.max(1000, Math.floor(config.credits.reservationTtlMs / 4)),
   );
   sweeper.unref();
+  const bridge = createBridgeService(config, db, log);
   return {
     config,
     db,
     log,
     ledger,
+    bridge,
     async close() {
       clearInterval(sweeper);
     },

@@ -1,5 +1,6 @@
 import { accountsSubgraph } from './accounts/index.js';
+import { bridgeSubgraph } from './bridge/index.js';
 import type { SubgraphDefinition } from './subgraph.js';
 
 /** Every subgraph of the supergraph. The gateway composes them; each can also run as its own server. */
-export const subgraphs: SubgraphDefinition[] = [accountsSubgraph];
+export const subgraphs: SubgraphDefinition[] = [accountsSubgraph, bridgeSubgraph];

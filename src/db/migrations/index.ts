@@ -1,10 +1,12 @@
 import { Migration0001Foundation } from './0001-foundation.js';
 import { Migration0002MnsRegistry } from './0002-mns-registry.js';
 import { Migration0003NameIndex } from './0003-name-index.js';
+import { Migration0004Bridge } from './0004-bridge.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test builds run the same set. */
 export const migrationsList = [
   { name: '0001-foundation', class: Migration0001Foundation },
   { name: '0002-mns-registry', class: Migration0002MnsRegistry },
   { name: '0003-name-index', class: Migration0003NameIndex },
+  { name: '0004-bridge', class: Migration0004Bridge },
 ];

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KNOWN_CHAINS, NATIVE_EVM, NATIVE_SOLANA } from '../../src/chains/registry.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+/** The service with no configuration at all: the sandbox provider and the offline catalogue seed. */
+describe('bridge, embedded default', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.stop());
+
+  const get = (apiKey: string, url: string) =>
+    app.http.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
+  const gql = (apiKey: string, query: string, variables: Record<string, unknown> = {}) =>
+    app.http.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      payload: { query, variables },
+    });
+  const balance = async (apiKey: string) => (await get(apiKey, '/partners/stats')).json().creditBalance as number;
+
+  const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+  const ethToBase = {
+    fromChain: 'eip155:1',
+    toChain: 'eip155:8453',
+    fromToken: NATIVE_EVM,
+    toToken: NATIVE_EVM,
+    fromAmount: '1000000000000000000',
+    fromAddress: WALLET,
+  };
+
+  it('lists the spec chains, all bridged by the sandbox, for 1 credit', async () => {
+    const { apiKey } = await app.partner(10);
+    const res = await get(apiKey, '/partners/bridge/chains');
+    expect(res.statusCode).toBe(200);
+    const { chains } = res.json();
+    const spec = KNOWN_CHAINS.filter((c) => c.bridgeable).map((c) => c.caip2Id);
+    expect(chains.map((c: { caip2Id: string }) => c.caip2Id)).toEqual(spec);
+    expect(spec).toEqual([
+      'eip155:1',
+      'eip155:137',
+      'eip155:42161',
+      'eip155:8453',
+      'eip155:10',
+      'eip155:56',
+      'eip155:43114',
+      'solana:mainnet-beta',
+      'bip122:000000000019d6689c085ae165831e93',
+    ]);
+    expect(chains[0]).toEqual({
+      caip2Id: 'eip155:1',
+      name: 'Ethereum',
+      nativeToken: 'ETH',
+      logoURI: expect.stringMatching(/^https:\/\//),
+      isBridgeSupported: true,
+    });
+    expect(chains.every((c: { isBridgeSupported: boolean }) => c.isBridgeSupported)).toBe(true);
+    expect(await balance(apiKey)).toBe(9);
+  });
+
+  it('lists real tokens of a chain, native first, prices as decimal strings', async () => {
+    const { apiKey } = await app.partner(10);
+    const res = await get(apiKey, '/partners/bridge/tokens?caip2Id=eip155:1');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.caip2Id).toBe('eip155:1');
+    expect(body.tokens[0]).toMatchObject({ address: NATIVE_EVM, symbol: 'ETH', decimals: 18 });
+    const usdc = body.tokens.find((t: { symbol: string }) => t.symbol === 'USDC');
+    expect(usdc).toMatchObject({ address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6 });
+    for (const t of body.tokens) expect(t.priceUSD).toMatch(/^\d+(\.\d+)?$/);
+    const sol = (await get(apiKey, '/partners/bridge/tokens?caip2Id=solana:mainnet-beta')).json();
+    expect(sol.tokens[0]).toMatchObject({ address: NATIVE_SOLANA, symbol: 'SOL', decimals: 9 });
+    expect(sol.tokens.find((t: { symbol: string }) => t.symbol === 'USDC')?.address).toBe(
+      'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    );
+    expect(await balance(apiKey)).toBe(8);
+  });
+
+  it('quotes ETH on Ethereum to ETH on Base through the sandbox for 2 credits (REST)', async () => {
+    const { apiKey } = await app.partner(10);
+    const res = await get(apiKey, `/partners/bridge/quote?${new URLSearchParams(ethToBase)}`);
+    expect(res.statusCode).toBe(200);
+    const { routes } = res.json();
+    expect(routes).toHaveLength(1);
+    const [route] = routes;
+    expect(route).toMatchObject({
+      fromChain: 'eip155:1',
+      toChain: 'eip155:8453',
+      fromToken: NATIVE_EVM,
+      toToken: NATIVE_EVM,
+      fromAmount: '1000000000000000000',
+      bridgeProvider: 'sandbox',
+    });
+    expect(route.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(BigInt(route.toAmountMin)).toBeLessThanOrEqual(BigInt(route.toAmount));
+    expect(BigInt(route.toAmount)).toBeLessThan(BigInt(route.fromAmount));
+    // Default slippage 3 %.
+    expect(BigInt(route.toAmountMin)).toBe((BigInt(route.toAmount) * 97n) / 100n);
+    expect(route.transactionData).toMatchObject({ chainId: 1, from: WALLET, value: '1000000000000000000' });
+    expect(route.transactionData.data).toMatch(/^0x[0-9a-f]+$/);
+    expect(route).not.toHaveProperty('tracking');
+    expect(await balance(apiKey)).toBe(8);
+    const [stored] = await app.services.db.query<{ provider: string; tracking: string }>(
+      'select provider, tracking from bridge_route where id = ?',
+      [route.id],
+    );
+    expect(stored?.provider).toBe('sandbox');
+    expect(JSON.parse(stored?.tracking ?? '{}')).toMatchObject({ provider: 'sandbox', fromChain: 'eip155:1' });
+  });
+
+  it('answers the same quote through GraphQL, with the same input names, for 2 credits', async () => {
+    const { apiKey } = await app.partner(10);
+    const res = await gql(
+      apiKey,
+      `query Q($input: BridgeQuoteInput!) { bridgeQuote(input: $input) {
+        id toAmount toAmountMin bridgeProvider transactionData { from chainId value } } }`,
+      { input: { ...ethToBase, slippage: 0.01 } },
+    );
+    const body = res.json();
+    expect(body.errors).toBeUndefined();
+    const [route] = body.data.bridgeQuote;
+    expect(route.transactionData).toEqual({ from: WALLET, chainId: 1, value: '1000000000000000000' });
+    expect(BigInt(route.toAmountMin)).toBe((BigInt(route.toAmount) * 99n) / 100n);
+    expect(await balance(apiKey)).toBe(8);
+  });
+
+  it('lists the providers and why the upstreams are off, for free', async () => {
+    const { apiKey } = await app.partner(10);
+    const body = (await gql(apiKey, '{ bridgeProviders { name enabled reason } }')).json();
+    expect(body.data.bridgeProviders).toEqual([
+      { name: 'lifi', enabled: false, reason: expect.stringMatching(/LIFI_ENABLED=true or LIFI_API_URL/) },
+      { name: 'across', enabled: false, reason: expect.stringMatching(/ACROSS_ENABLED=true or ACROSS_API_URL/) },
+      { name: 'sandbox', enabled: true, reason: null },
+    ]);
+    expect(await balance(apiKey)).toBe(10);
+  });
+
+  it('a quote the sandbox cannot price is a free 404 "No route found"', async () => {
+    const { apiKey } = await app.partner(10);
+    const q = { ...ethToBase, toToken: '0x1111111111111111111111111111111111111111' };
+    const res = await get(apiKey, `/partners/bridge/quote?${new URLSearchParams(q)}`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: expect.stringMatching(/^No route found/),
+    });
+    expect(await balance(apiKey)).toBe(10);
+  });
+});
