@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { seedDemoNames } from './registry/mns/demo.js';
 import { seedSandboxPartner } from './sandbox/seed.js';
 
 async function main(): Promise<void> {
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
   }
   const app = await buildApp(config);
   if (config.sandboxSeed) {
+    const names = await seedDemoNames(app.services.db);
+    if (names) app.http.log.info({ names }, 'seeded labelled sandbox demo names into the MNS registry');
     const key = await seedSandboxPartner(app.services.db);
     // Printed to the terminal, not the log: the key must never be in a log line.
     if (key) {

@@ -104,6 +104,26 @@ describe('credits under concurrency', () => {
     }
   });
 
+  it('releases the hold of a server process killed mid-request, once the hold times out', async () => {
+    const { id, apiKey } = await app.partner(4);
+    const server = await startChildServer({ DATABASE_URL: database.url, CREDIT_RESERVATION_TTL_MS: '1000' });
+    try {
+      void fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify({ query: '{ meteredSlow(ms: 30000) }' }),
+      }).catch(() => undefined);
+      await expect.poll(() => app.services.ledger.available(id), { timeout: 10_000 }).toBe(3);
+      server.process.kill('SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(await app.services.ledger.sweepExpired()).toBeGreaterThanOrEqual(1);
+      expect(await app.services.ledger.available(id)).toBe(4);
+      await checkBooks(app, id, 4, 1, 0);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('releases the hold of a request whose process died, after the timeout', async () => {
     const { id } = await app.partner(5);
     const held = await app.services.ledger.reserve(id, 3, 'crashed request', 'req-crash');
