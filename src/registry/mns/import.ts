@@ -112,7 +112,7 @@ export function parseImportLine(text: string): MnsName {
   try {
     name = normalizeMnsName(requiredString(obj, 'name'));
   } catch (err) {
-    if (err instanceof InvalidNameError) throw new ImportLineError(`"name": ${err.message}`);
+    if (err instanceof InvalidNameError) throw new ImportLineError(`"name" ${err.message}`);
     throw err;
   }
   let network: MnsNetwork;

@@ -14,19 +14,19 @@ export class InvalidNameError extends Error {
 /**
  * The stored form of a name: NFC, lower-case, with the `.snow` suffix added when missing, so
  * `Alice`, `alice.SNOW` and `alice.snow` are one name. Throws `InvalidNameError` on anything that
- * cannot be a registered name.
+ * cannot be a registered name, its message saying what is wrong (to follow the name in a sentence).
  */
 export function normalizeMnsName(input: string): string {
   const lowered = input.trim().normalize('NFC').toLowerCase();
   const full = lowered.endsWith(MNS_SUFFIX) ? lowered : `${lowered}${MNS_SUFFIX}`;
-  if (full.length > MAX_NAME_LENGTH) throw new InvalidNameError(`name is longer than ${MAX_NAME_LENGTH} characters`);
+  if (full.length > MAX_NAME_LENGTH) throw new InvalidNameError(`is longer than ${MAX_NAME_LENGTH} characters`);
   const labels = full.slice(0, -MNS_SUFFIX.length).split('.');
   for (const label of labels) {
-    if (label === '') throw new InvalidNameError(`"${input}" has an empty label`);
+    if (label === '') throw new InvalidNameError('has an empty label');
     if (label.length > MAX_LABEL_LENGTH)
-      throw new InvalidNameError(`a label is longer than ${MAX_LABEL_LENGTH} characters`);
+      throw new InvalidNameError(`has a label longer than ${MAX_LABEL_LENGTH} characters`);
     if (!LABEL.test(label))
-      throw new InvalidNameError(`"${input}" may only contain letters, digits, "-" and "_" between its dots`);
+      throw new InvalidNameError('may only contain letters, digits, "-" and "_" between its dots');
   }
   return full;
 }

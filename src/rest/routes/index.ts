@@ -4,6 +4,11 @@ import { partnersBridgeQuote } from './partners.bridge.quote.js';
 import { partnersBridgeStatus } from './partners.bridge.status.js';
 import { partnersBridgeTokens } from './partners.bridge.tokens.js';
 import { partnersStats } from './partners.stats.js';
+import { publicIdentityAddress } from './public.identity-address.js';
+import { publicIdentityAddresses, publicIdentityAddressesSpec } from './public.identity-addresses.js';
+import { publicIdentityMetadata } from './public.identity-metadata.js';
+import { publicIdentityName } from './public.identity-name.js';
+import { publicIdentityNames } from './public.identity-names.js';
 
 /** The REST route table: every documented path and the GraphQL operation behind it. */
 // biome-ignore lint/suspicious/noExplicitAny: routes differ in their data types
@@ -13,4 +18,10 @@ export const restRoutes: RestRoute<any>[] = [
   partnersBridgeTokens,
   partnersBridgeQuote,
   partnersBridgeStatus,
+  publicIdentityAddress,
+  publicIdentityName,
+  publicIdentityNames,
+  publicIdentityMetadata,
+  publicIdentityAddressesSpec,
+  publicIdentityAddresses,
 ];
