@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ALICE, BOB, importNamesFile, NAMES_FILE, PAY_ALICE } from '../../../test/fixtures/mns/index.js';
+import { startTestApp, type TestApp } from '../../../test/support/app.js';
+
+describe('resolution subgraph over /graphql', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+    expect((await importNamesFile(app.database.url, NAMES_FILE)).code).toBe(0);
+  });
+  afterAll(() => app.stop());
+
+  const graphql = (query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+    app.http.inject({ method: 'POST', url: '/graphql', payload: { query, variables }, headers });
+
+  it('batches every lookup of an operation, across aliased root fields, into one query per network', async () => {
+    const query = vi.spyOn(app.services.db, 'query');
+    try {
+      const res = await graphql(`{
+        a: nameOwner(name: "alice", caip2Id: "move-mvmt:*") { owner subNames { name address } }
+        b: nameOwner(name: "bob", caip2Id: "move-mvmt:*") { owner subNames { name } }
+        c: nameOwners(names: ["noresolver", "nobody"], caip2Id: "move-mvmt:*") { owner }
+        d: nameMetadata(name: "alice") { caip2Id metadata { key type } }
+      }`);
+      expect(res.statusCode).toBe(200);
+      const { data, errors } = res.json();
+      expect(errors).toBeUndefined();
+      expect(data.a).toEqual({ owner: ALICE, subNames: [{ name: 'pay.alice.snow', address: PAY_ALICE }] });
+      expect(data.b).toEqual({ owner: BOB, subNames: [] });
+      expect(data.c).toEqual([{ owner: '0x1234' }, null]);
+      expect(data.d.metadata[0]).toEqual({ key: 'com.twitter', type: 'social' });
+      // Names on both networks (2), then the sub-names of the names found on each network (2).
+      expect(query).toHaveBeenCalledTimes(4);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
+  it('is free: no key needed, and a partner key is not charged', async () => {
+    const { apiKey } = await app.partner(5);
+    const res = await graphql(
+      '{ primaryName(address: "0x0b0b", caip2Id: "move-mvmt:testnet") { name } }',
+      {},
+      { 'x-api-key': apiKey },
+    );
+    expect(res.json().data).toEqual({ primaryName: { name: 'bob.snow' } });
+    const stats = await graphql('{ stats { creditBalance creditUsage } }', {}, { 'x-api-key': apiKey });
+    expect(stats.json().data.stats).toEqual({ creditBalance: 5, creditUsage: 0 });
+  });
+
+  it('reports bad input and unknown names with stable codes', async () => {
+    const bad = await graphql('{ primaryNames(addresses: ["nope"]) { name } }');
+    expect(bad.json().errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const missing = await graphql('{ nameOwner(name: "nobody", caip2Id: "move-mvmt:126") { owner } }');
+    expect(missing.json()).toMatchObject({
+      data: { nameOwner: null },
+      errors: [{ extensions: { code: 'NOT_FOUND' } }],
+    });
+  });
+});
