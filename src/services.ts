@@ -3,6 +3,10 @@ import { type BridgeService, createBridgeService } from './bridge/service.js';
 import type { Config } from './config.js';
 import { CreditLedger } from './credits/ledger.js';
 import type { Database } from './db/orm.js';
+import { NameIndex } from './identity/name-index.js';
+import { type NamingProviders, namingProvidersFromConfig } from './identity/providers.js';
+import { IdentitySearch } from './identity/search.js';
+import { createMnsProvider } from './registry/mns/provider.js';
 
 /**
  * Everything resolvers need, built once per process and shared by all requests. Subgraph resolvers
@@ -15,6 +19,9 @@ export interface Services {
   ledger: CreditLedger;
   /** Bridge providers, catalogue cache, quote aggregation and transfer status. */
   bridge: BridgeService;
+  /** Naming providers (MNS, ENS, Basenames, SNS) as configured, enabled or not. */
+  naming: NamingProviders;
+  identity: IdentitySearch;
   /** Stops background work (sweepers, refreshers) and closes connections. */
   close(): Promise<void>;
 }
@@ -28,15 +35,30 @@ export async function createServices(config: Config, db: Database, log: Logger):
     Math.max(1000, Math.floor(config.credits.reservationTtlMs / 4)),
   );
   sweeper.unref();
+
+  const naming = namingProvidersFromConfig(config, createMnsProvider(db));
+  const nameIndex = new NameIndex(db, config.naming.indexTtlSeconds);
+  const identity = new IdentitySearch(naming, nameIndex, { timeoutMs: config.providerTimeoutMs, log });
+  // Expired index entries are never served; sweeping only keeps the table from growing without bound.
+  const indexSweeper = setInterval(
+    () => void nameIndex.sweep().catch((err) => log.warn({ err }, 'name index sweep failed')),
+    Math.min(config.naming.indexTtlSeconds * 1000, 600_000),
+  );
+  indexSweeper.unref();
+
   const bridge = createBridgeService(config, db, log);
+
   return {
     config,
     db,
     log,
     ledger,
     bridge,
+    naming,
+    identity,
     async close() {
       clearInterval(sweeper);
+      clearInterval(indexSweeper);
     },
   };
 }

@@ -3,6 +3,7 @@ import { partnersBridgeChains } from './partners.bridge.chains.js';
 import { partnersBridgeQuote } from './partners.bridge.quote.js';
 import { partnersBridgeStatus } from './partners.bridge.status.js';
 import { partnersBridgeTokens } from './partners.bridge.tokens.js';
+import { partnersIdentitySearch } from './partners.identity-search.js';
 import { partnersStats } from './partners.stats.js';
 import { publicIdentityAddress } from './public.identity-address.js';
 import { publicIdentityAddresses, publicIdentityAddressesSpec } from './public.identity-addresses.js';
@@ -18,6 +19,7 @@ export const restRoutes: RestRoute<any>[] = [
   partnersBridgeTokens,
   partnersBridgeQuote,
   partnersBridgeStatus,
+  partnersIdentitySearch,
   publicIdentityAddress,
   publicIdentityName,
   publicIdentityNames,
