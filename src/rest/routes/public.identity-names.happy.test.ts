@@ -63,6 +63,7 @@ describe('POST /api/public/identity/names', () => {
     };
     expect((await post({ addresses: [ALICE, BOB] })).json()).toEqual(expected);
     expect((await post({ caip2Id: 'move-mvmt:*', addresses: [ALICE, BOB] })).json()).toEqual(expected);
+    expect((await post({ caip2Id: null, addresses: [ALICE, BOB] })).json()).toEqual(expected);
     expect((await post({ caip2Id: 'move-mvmt:testnet', addresses: [ALICE_TESTNET, ALICE] })).json()).toEqual({
       data: { [ALICE_TESTNET]: { name: 'alice.snow', owner: ALICE_TESTNET } },
     });

@@ -18,7 +18,8 @@ export const publicIdentityNames = defineRoute<Data>({
       type: 'object',
       required: ['addresses'],
       properties: {
-        caip2Id: caip2IdSchema,
+        // Optional in the published client's types; absent or null means every network.
+        caip2Id: { anyOf: [caip2IdSchema, { type: 'null' }] },
         addresses: { type: 'array', maxItems: PUBLIC_MAX_BATCH, items: addressSchema },
       },
     },
