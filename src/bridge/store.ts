@@ -158,7 +158,7 @@ export class BridgeStore {
    * same hash; a claim never replaces a proof. Returns false when the hash is already taken.
    */
   async link(routeId: string, txHash: string, by: 'chain' | 'partner'): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
+    const linked = this.db.transaction(async (tx) => {
       const holders = await tx.query<{ id: string; linked_by: string }>(
         'select id, linked_by from bridge_route where tx_hash = ?',
         [txHash],
@@ -177,6 +177,11 @@ export class BridgeStore {
         routeId,
       ]);
       return true;
+    });
+    // Two status calls linking the same hash at once: the unique index lets one win, the other lost.
+    return linked.catch((err: unknown) => {
+      if (isUniqueViolation(err)) return false;
+      throw err;
     });
   }
 
@@ -225,18 +230,24 @@ export class BridgeStore {
         [txHash, provider],
       );
       if (current && isTrue(current.terminal)) return;
-      if (!current) {
-        await tx.run(
+      // A concurrent first call for the same transfer may insert between our select and insert: it has
+      // recorded the same observation, so ours adds nothing.
+      const inserted =
+        !current &&
+        (await tx.run(
           `insert into bridge_transfer (tx_hash, provider, route_id, status, substatus, answer, terminal, first_seen_at, updated_at)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (tx_hash, provider) do nothing`,
           [txHash, provider, routeId, status, substatus, JSON.stringify(answer), terminal, now, now],
-        );
-      } else {
-        await tx.run(
+        )) > 0;
+      if (!current && !inserted) return;
+      if (current) {
+        // The terminal guard is repeated here because a concurrent call may have finished the transfer.
+        const updated = await tx.run(
           `update bridge_transfer set route_id = coalesce(?, route_id), status = ?, substatus = ?, answer = ?, terminal = ?, updated_at = ?
-           where tx_hash = ? and provider = ?`,
-          [routeId, status, substatus, JSON.stringify(answer), terminal, now, txHash, provider],
+           where tx_hash = ? and provider = ? and terminal = ?`,
+          [routeId, status, substatus, JSON.stringify(answer), terminal, now, txHash, provider, false],
         );
+        if (updated === 0) return;
       }
       if (!current || current.status !== status || (current.substatus ?? null) !== substatus) {
         await tx.run(
@@ -246,6 +257,11 @@ export class BridgeStore {
       }
     });
   }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return e?.code === '23505' || /unique constraint/i.test(String(e?.message ?? ''));
 }
 
 /** SQLite gives booleans back as 0/1, PostgreSQL as true/false. */

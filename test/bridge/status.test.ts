@@ -282,4 +282,21 @@ describe('bridge status without an RPC: the partner links its route', () => {
     expect(relink.json()).toMatchObject({ status: 'PENDING', fromTx: { txHash: second } });
     expect((await get(`/partners/bridge/status?txHash=${hash}`, owner.apiKey)).json().status).toBe('NOT_FOUND');
   });
+
+  it('concurrent calls for a new transaction all answer and record one history entry', async () => {
+    const { apiKey } = await app.partner(20);
+    const hash = `0x${'1f'.repeat(32)}`;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        app.http.inject({
+          method: 'GET',
+          url: `/partners/bridge/status?txHash=${hash}`,
+          headers: { 'x-api-key': apiKey },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    const history = await app.services.db.query('select status from bridge_status_history where tx_hash = ?', [hash]);
+    expect(history).toEqual([{ status: 'NOT_FOUND' }]);
+  });
 });

@@ -1,0 +1,40 @@
+import { graphql } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bridgeSubgraph } from '../../src/subgraphs/bridge/index.js';
+import { buildSubgraph } from '../../src/subgraphs/subgraph.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+/** The `Chain` entity as the gateway asks for it when another subgraph references a chain by `caip2Id`. */
+describe('bridge subgraph: Chain entity', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.stop());
+
+  it('declares Chain as an entity keyed by caip2Id', () => {
+    expect(buildSubgraph(bridgeSubgraph).sdl).toMatch(/type Chain @key\(fields: "caip2Id"\)/);
+  });
+
+  it('resolves references: catalogue chains, registry chains the bridge does not serve, and null for unknown ids', async () => {
+    const { schema } = buildSubgraph(bridgeSubgraph);
+    const res = await graphql({
+      schema,
+      source: `query ($r: [_Any!]!) { _entities(representations: $r) { ... on Chain { caip2Id name nativeToken isBridgeSupported } } }`,
+      variableValues: {
+        r: [
+          { __typename: 'Chain', caip2Id: 'eip155:8453' },
+          { __typename: 'Chain', caip2Id: 'move-mvmt:126' },
+          { __typename: 'Chain', caip2Id: 'eip155:777777' },
+        ],
+      },
+      contextValue: { services: app.services, log: app.services.log, memo: new Map(), partner: null, requestId: 't' },
+    });
+    expect(res.errors).toBeUndefined();
+    expect(res.data?._entities).toEqual([
+      { caip2Id: 'eip155:8453', name: 'Base', nativeToken: 'ETH', isBridgeSupported: true },
+      { caip2Id: 'move-mvmt:126', name: 'Movement', nativeToken: 'MOVE', isBridgeSupported: false },
+      null,
+    ]);
+  });
+});
