@@ -1,5 +1,8 @@
-/** CAIP-2 chain ids (`namespace:reference`), as https://chainagnostic.org/CAIPs/caip-2 defines them. */
-const CAIP2 = /^([-a-z0-9]{3,8}):([-_a-zA-Z0-9*]{1,32})$/;
+/**
+ * CAIP-2 chain ids (`namespace:reference`), as https://chainagnostic.org/CAIPs/caip-2 defines them, except
+ * that namespaces may be up to 16 characters: the operator's Movement namespace `move-mvmt` has 9.
+ */
+const CAIP2 = /^([-a-z0-9]{3,16}):([-_a-zA-Z0-9*]{1,32})$/;
 
 export interface Caip2 {
   namespace: string;
