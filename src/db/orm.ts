@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
+import { CompiledQuery, type QueryResult } from 'kysely';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { type EntityManager, NodeSqliteDialect, SqliteDriver } from '@mikro-orm/sql';
+import { type AbstractSqlConnection, type EntityManager, NodeSqliteDialect, SqliteDriver } from '@mikro-orm/sql';
 import { entities } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
 
@@ -48,7 +49,7 @@ function ormOptions(databaseUrl: string): Parameters<typeof MikroORM.init>[0] {
 export async function openDatabase(databaseUrl: string): Promise<Database> {
   const orm = await MikroORM.init(ormOptions(databaseUrl));
   const dialect = dialectOf(databaseUrl);
-  const connection = orm.em.getConnection();
+  const connection = orm.em.getConnection() as AbstractSqlConnection;
   if (dialect === 'sqlite') {
     // WAL lets readers run beside the single writer; the busy timeout makes a second process sharing the
     // file wait for the write lock instead of failing with SQLITE_BUSY.
@@ -63,21 +64,34 @@ export async function openDatabase(databaseUrl: string): Promise<Database> {
     params.map((v) =>
       v instanceof Date ? v.toISOString() : typeof v === 'boolean' && dialect === 'sqlite' ? (v ? 1 : 0) : v,
     );
-  const makeHandle = (ctx?: unknown): Pick<Database, 'query' | 'run'> => ({
+  // Statements go to the driver with real bound parameters (MikroORM's execute() would inline them into
+  // the SQL text, which costs a formatting pass and defeats the server's plan cache). SQL is written
+  // with `?` placeholders; PostgreSQL's `$n` form is derived once per statement text.
+  const native = new Map<string, string>();
+  const toNative = (sql: string): string => {
+    if (dialect === 'sqlite') return sql;
+    let converted = native.get(sql);
+    if (converted === undefined) {
+      let n = 0;
+      converted = sql.replace(/\?/g, () => `$${++n}`);
+      if (native.size < 10_000) native.set(sql, converted);
+    }
+    return converted;
+  };
+  type Executor = { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> };
+  const makeHandle = (executor: Executor): Pick<Database, 'query' | 'run'> => ({
     query: async <T>(sql: string, params: unknown[] = []) =>
-      (await connection.execute(sql, bind(params), 'all', ctx as never)) as T[],
-    run: async (sql: string, params: unknown[] = []) => {
-      const res = (await connection.execute(sql, bind(params), 'run', ctx as never)) as { affectedRows?: number };
-      return res.affectedRows ?? 0;
-    },
+      (await executor.executeQuery(CompiledQuery.raw(toNative(sql), bind(params)))).rows as T[],
+    run: async (sql: string, params: unknown[] = []) =>
+      Number((await executor.executeQuery(CompiledQuery.raw(toNative(sql), bind(params)))).numAffectedRows ?? 0),
   });
-  const root = makeHandle();
+  const root = makeHandle(connection.getClient());
   return {
     orm,
     dialect,
     em: () => orm.em.fork() as EntityManager,
     ...root,
-    transaction: (fn) => connection.transactional((trx) => fn(makeHandle(trx))),
+    transaction: (fn) => connection.transactional((trx) => fn(makeHandle(trx as unknown as Executor))),
     close: () => orm.close(true),
   };
 }
