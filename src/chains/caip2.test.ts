@@ -10,7 +10,17 @@ describe('parseCaip2', () => {
   });
 
   it('rejects what is not a chain id', () => {
-    for (const bad of ['', 'eip155', ':1', 'EIP155:1', 'eip155:', 'eip155:1:2', 'eip155:1*', 'e:1', 'a'.repeat(17) + ':1'])
+    for (const bad of [
+      '',
+      'eip155',
+      ':1',
+      'EIP155:1',
+      'eip155:',
+      'eip155:1:2',
+      'eip155:1*',
+      'e:1',
+      'a'.repeat(17) + ':1',
+    ])
       expect(parseCaip2(bad), bad).toBeNull();
   });
 });

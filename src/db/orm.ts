@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
-import { CompiledQuery, type QueryResult } from 'kysely';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { type AbstractSqlConnection, type EntityManager, NodeSqliteDialect, SqliteDriver } from '@mikro-orm/sql';
+import { CompiledQuery, type QueryResult } from 'kysely';
 import { entities } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
 
