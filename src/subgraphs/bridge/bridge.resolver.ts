@@ -5,14 +5,18 @@ import { BridgeProviderInfo, BridgeQuoteInput, BridgeStatus, Chain, ChainTokens,
 
 @Resolver()
 export class BridgeResolver {
-  @Query(() => [Chain], { description: 'Chains of the bridge catalogue, the spec\'s chains first. 1 credit; errors are free.' })
+  @Query(() => [Chain], {
+    description: "Chains of the bridge catalogue, the spec's chains first. 1 credit; errors are free.",
+  })
   @Price(1)
   async bridgeChains(@Ctx() ctx: RequestContext): Promise<Chain[]> {
     requirePartner(ctx);
     return ctx.services.bridge.chains();
   }
 
-  @Query(() => ChainTokens, { description: 'Tokens of a catalogue chain, native token first. 1 credit; errors are free.' })
+  @Query(() => ChainTokens, {
+    description: 'Tokens of a catalogue chain, native token first. 1 credit; errors are free.',
+  })
   @Price(1)
   async bridgeTokens(
     @Ctx() ctx: RequestContext,
@@ -56,7 +60,14 @@ export class BridgeResolver {
     routeId: string | null,
   ): Promise<BridgeStatus> {
     const partner = requirePartner(ctx);
-    const { status, bridge: provider, fromTx, toTx, progress, message } = await ctx.services.bridge.status({
+    const {
+      status,
+      bridge: provider,
+      fromTx,
+      toTx,
+      progress,
+      message,
+    } = await ctx.services.bridge.status({
       txHash,
       bridge,
       routeId,
