@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { type Database, openDatabase } from '../../src/db/orm.js';
+import { createPartner } from '../../src/partners/partners.js';
+import { importNames } from '../../src/registry/mns/import.js';
+
+/**
+ * The bench's synthetic MNS registry. Name `i` is `u<i, 7 digits>.snow`, so a 6-digit prefix such as
+ * `u000123` matches exactly ten names at every registry size from 10k to 1M: search results stay the
+ * same size while the table grows, and only the index's behaviour can change the timing.
+ *
+ * The same formulas exist twice, in JavaScript (for the importer and for building requests) and in SQL
+ * (for the bulk loader); `checkDataset` proves they agree on every run.
+ */
+export const DIGITS = 7;
+export const label = (i: number): string => `u${String(i).padStart(DIGITS, '0')}`;
+export const nameOf = (i: number): string => `${label(i)}.snow`;
+// A multiplicative hash spreads owners over the key space like real addresses; +1 keeps 0x0 out.
+const MULT = 2654435761n;
+export const ownerOf = (i: number): string => `0x${(BigInt(i) * MULT + 1n).toString(16).padStart(64, '0')}`;
+/** Every tenth name (i % 10 == 5) also exists on testnet; every 50th (i % 50 == 7) has expired. */
+export const onTestnet = (i: number): boolean => i % 10 === 5;
+export const expired = (i: number): boolean => i % 50 === 7;
+const REGISTERED = '2025-01-01T00:00:00.000Z';
+const EXPIRED_AT = '2020-01-01T00:00:00.000Z';
+const FUTURE = '2099-01-01T00:00:00.000Z';
+const expireOf = (i: number): string | null => (expired(i) ? EXPIRED_AT : i % 4 === 0 ? FUTURE : null);
+const avatarOf = (i: number): string | null => (i % 3 === 0 ? `https://example.com/avatar/${label(i)}.png` : null);
+
+/** Lines for `names:import`: the first names go through the real importer, the bulk through SQL. */
+function importLines(from: number, to: number): string[] {
+  const lines: string[] = [];
+  for (let i = from; i < to; i++) {
+    const owner = ownerOf(i);
+    const base = {
+      name: nameOf(i),
+      owner,
+      primary: true,
+      registeredAt: REGISTERED,
+      expireAt: expireOf(i),
+      avatar: avatarOf(i),
+      txtRecords: [{ key: 'com.twitter', value: label(i), type: 'social' }],
+      multichainAddresses: [{ address: `0x${owner.slice(-40)}`, caip2Id: 'eip155:1' }],
+    };
+    lines.push(JSON.stringify({ ...base, caip2Id: 'move-mvmt:126' }));
+    if (onTestnet(i)) lines.push(JSON.stringify({ ...base, caip2Id: 'move-mvmt:177' }));
+  }
+  return lines;
+}
+
+/** The bulk loader's INSERT … SELECT for names [from, to) on one dialect. */
+function bulkInsertSql(dialect: Database['dialect'], from: number, to: number): string {
+  const columns =
+    'name, network, parent, owner, owner_key, resolver_address, is_primary, registered_at, expire_at, avatar, txt_records, multichain_addresses, updated_at';
+  if (dialect === 'postgresql') {
+    const owner = `'0x' || lpad(to_hex(i::bigint * ${MULT} + 1), 64, '0')`;
+    const lbl = `'u' || lpad(i::text, ${DIGITS}, '0')`;
+    return `insert into mns_name (${columns})
+      select ${lbl} || '.snow', net, null, ${owner}, ${owner}, null, true, '${REGISTERED}'::timestamptz,
+        case when i % 50 = 7 then '${EXPIRED_AT}'::timestamptz when i % 4 = 0 then '${FUTURE}'::timestamptz end,
+        case when i % 3 = 0 then 'https://example.com/avatar/' || ${lbl} || '.png' end,
+        '[{"key":"com.twitter","value":"' || ${lbl} || '","type":"social"}]',
+        '[{"address":"0x' || right(${owner}, 40) || '","caip2Id":"eip155:1"}]', now()
+      from generate_series(${from}, ${to - 1}) as i
+      cross join lateral (select '126' as net union all select '177' where i % 10 = 5) n`;
+  }
+  const owner = `'0x' || printf('%064x', i * ${MULT} + 1)`;
+  const lbl = `'u' || printf('%0${DIGITS}d', i)`;
+  return `with recursive s(i) as (select ${from} union all select i + 1 from s where i < ${to - 1}),
+      n(net) as (values ('126'), ('177'))
+    insert into mns_name (${columns})
+      select ${lbl} || '.snow', net, null, ${owner}, ${owner}, null, 1, '${REGISTERED}',
+        case when i % 50 = 7 then '${EXPIRED_AT}' when i % 4 = 0 then '${FUTURE}' end,
+        case when i % 3 = 0 then 'https://example.com/avatar/' || ${lbl} || '.png' end,
+        '[{"key":"com.twitter","value":"' || ${lbl} || '","type":"social"}]',
+        '[{"address":"0x' || substr(${owner}, -40) || '","caip2Id":"eip155:1"}]', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+      from s cross join n where net = '126' or i % 10 = 5`;
+}
+
+/** Names loaded through the real `names:import` code path before the bulk SQL takes over. */
+const IMPORTED = 1000;
+
+export interface BenchDatabase {
+  kind: 'sqlite' | 'postgresql';
+  url: string;
+  db: Database;
+  /** The bench partner's key: enough credits for every paid request of the run. */
+  apiKey: string;
+  partnerId: string;
+  size: number;
+  /** Grows the registry to `to` names; returns the seconds it took. */
+  grow(to: number): Promise<number>;
+  /** Credits charged to the bench partner so far. */
+  usage(): Promise<number>;
+  drop(): Promise<void>;
+}
+
+export const BENCH_CREDITS = 1_000_000_000;
+
+/** A fresh database of `kind` with the service's schema (its own migrations), a partner and `size` names. */
+export async function createBenchDatabase(
+  kind: 'sqlite' | 'postgresql',
+  adminUrl: string,
+  size: number,
+): Promise<BenchDatabase> {
+  let url: string;
+  let cleanup: () => Promise<void>;
+  if (kind === 'postgresql') {
+    const name = `cipgate_bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(adminUrl);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    cleanup = async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'cipgate-bench-'));
+    url = `file:${join(dir, 'bench.db')}`;
+    cleanup = async () => rmSync(dir, { recursive: true, force: true });
+  }
+  const db = await openDatabase(url);
+  const { partner, key } = await createPartner(db, {
+    name: 'Bench partner',
+    email: 'bench@example.com',
+    credits: BENCH_CREDITS,
+  });
+  const summary = await importNames(db, importLines(0, Math.min(IMPORTED, size)));
+  if (summary.rejected)
+    throw new Error(`bench names rejected by the importer: ${JSON.stringify(summary.errors.slice(0, 3))}`);
+
+  const bench: BenchDatabase = {
+    kind,
+    url,
+    db,
+    apiKey: key.apiKey,
+    partnerId: partner.id,
+    size: Math.min(IMPORTED, size),
+    async grow(to) {
+      const started = performance.now();
+      // Chunks keep each statement's memory bounded (SQLite's recursive CTE materialises nothing, but
+      // one 1M-row PostgreSQL statement holds its whole insert in one transaction's WAL).
+      const CHUNK = 250_000;
+      for (let from = bench.size; from < to; from += CHUNK) {
+        await db.run(bulkInsertSql(db.dialect, from, Math.min(to, from + CHUNK)));
+      }
+      // Fresh statistics, as autovacuum would eventually give: plans must not depend on stale counts.
+      await db.run(db.dialect === 'postgresql' ? 'analyze mns_name' : 'analyze');
+      bench.size = Math.max(bench.size, to);
+      return (performance.now() - started) / 1000;
+    },
+    async usage() {
+      const [row] = await db.query<{ u: number | string }>('select credit_usage as u from partner where id = ?', [
+        partner.id,
+      ]);
+      return Number(row?.u ?? 0);
+    },
+    async drop() {
+      await db.close();
+      await cleanup();
+    },
+  };
+  if (size > IMPORTED) await bench.grow(size);
+  await checkDataset(bench);
+  return bench;
+}
+
+/** The SQL loader must write exactly what the importer writes: compare a generated row with an imported one. */
+async function checkDataset(bench: BenchDatabase): Promise<void> {
+  const columns = 'name, network, owner, owner_key, is_primary, expire_at, avatar, txt_records, multichain_addresses';
+  for (const i of [IMPORTED - 3, IMPORTED + 7, IMPORTED + 15]) {
+    if (i >= bench.size) continue;
+    const [row] = await bench.db.query<Record<string, unknown>>(
+      `select ${columns} from mns_name where name = ? and network = '126'`,
+      [nameOf(i)],
+    );
+    if (!row) throw new Error(`bench dataset: ${nameOf(i)} is missing`);
+    const owner = ownerOf(i);
+    const expireAt =
+      row.expire_at === null
+        ? null
+        : new Date(String(row.expire_at instanceof Date ? row.expire_at.toISOString() : row.expire_at)).toISOString();
+    const problems = [
+      row.owner !== owner && `owner ${row.owner} != ${owner}`,
+      row.owner_key !== owner && 'owner_key',
+      expireAt !== expireOf(i) && `expire_at ${expireAt} != ${expireOf(i)}`,
+      (row.avatar ?? null) !== avatarOf(i) && 'avatar',
+      JSON.stringify(JSON.parse(String(row.txt_records))) !==
+        JSON.stringify([{ key: 'com.twitter', value: label(i), type: 'social' }]) && `txt_records ${row.txt_records}`,
+      JSON.stringify(JSON.parse(String(row.multichain_addresses))) !==
+        JSON.stringify([{ address: `0x${owner.slice(-40)}`, caip2Id: 'eip155:1' }]) && 'multichain_addresses',
+    ].filter(Boolean);
+    if (problems.length) throw new Error(`bench dataset row ${i} differs from the importer's: ${problems.join('; ')}`);
+  }
+}

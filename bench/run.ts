@@ -1,0 +1,433 @@
+/**
+ * `npm run bench [-- --quick] [-- --db sqlite|postgresql] [-- --only id,id] [-- --no-scale]`
+ *
+ * Builds a registry, starts cipgate (the compiled `dist/src/main.js`, exactly as deployed) and the
+ * framework-free baseline as two separate processes on 127.0.0.1, drives both with the same requests
+ * from this process, and writes bench/results/report.json and report.md. Every run measures its own
+ * baseline, so the ratios hold on whatever machine runs it. Traffic goes to loopback only, bounded in
+ * connections and time.
+ */
+import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Request } from 'autocannon';
+import { firstDifference } from './lib/compare.js';
+import { BENCH_CREDITS, type BenchDatabase, createBenchDatabase } from './lib/dataset.js';
+import { type LoadResult, load } from './lib/load.js';
+import { type Child, freePort, startChild, withRssPeak } from './lib/processes.js';
+import { type ProfileSummary, summarize } from './lib/profile.js';
+import {
+  type CreditCheck,
+  type DatabaseReport,
+  markdown,
+  type Report,
+  type ScaleRow,
+  type ScenarioResult,
+} from './lib/report.js';
+import { batchRequests, type Scenario, scenarios, searchRequests } from './lib/scenarios.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const resultsDir = join(root, 'bench/results');
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    db: { type: 'string', default: 'sqlite,postgresql' },
+    only: { type: 'string' },
+    'no-scale': { type: 'boolean', default: false },
+    /** Profile cipgate (--cpu-prof) per scenario instead of benchmarking; writes profile.md/json. */
+    profile: { type: 'boolean', default: false },
+    pg: { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+    out: { type: 'string', default: resultsDir },
+  },
+});
+
+/**
+ * The run's shape. The full run fits the issue's 10-minute budget on a 2-core machine: about 2 × 10
+ * scenarios × 2 servers × 6 s, plus the scale steps and the 1M-name bulk loads.
+ */
+const settings = flags.quick
+  ? { durationS: 1, warmupS: 0.5, connections: 4, mainSize: 10_000, scaleSizes: [2_000, 10_000], scaleDurationS: 1 }
+  : {
+      durationS: 5,
+      warmupS: 1,
+      connections: 8,
+      mainSize: 100_000,
+      scaleSizes: [10_000, 100_000, 1_000_000],
+      scaleDurationS: 2,
+    };
+if (flags['no-scale']) settings.scaleSizes = [settings.mainSize];
+
+const kinds = (flags.db ?? '').split(',').map((k) => k.trim()) as ('sqlite' | 'postgresql')[];
+const only = flags.only ? new Set(flags.only.split(',')) : undefined;
+
+const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+
+async function startServer(bench: BenchDatabase, nodeArgs: string[] = []): Promise<Child> {
+  const serverPort = await freePort();
+  return startChild({
+    name: 'cipgate',
+    script: join(root, 'dist/src/main.js'),
+    port: serverPort,
+    readyPath: '/readyz',
+    nodeArgs,
+    env: {
+      DATABASE_URL: bench.url,
+      PORT: String(serverPort),
+      HOST: '127.0.0.1',
+      // Request logging is real production work, but writing it to a pipe nobody reads measures the
+      // pipe; warn keeps errors visible.
+      LOG_LEVEL: 'warn',
+      // The limits would otherwise turn most of a load test into 429s.
+      RATE_LIMIT_PARTNER_MAX: '10000000',
+      RATE_LIMIT_PUBLIC_MAX: '10000000',
+      SANDBOX_SEED: 'false',
+      // One process, in-process subgraphs, no external naming upstreams: nothing but cipgate and its database.
+      REDIS_URL: '',
+      SUBGRAPH_URLS: '',
+      ENS_RPC_URL: '',
+      BASE_RPC_URL: '',
+      SOLANA_RPC_URL: '',
+      NODE_ENV: 'production',
+    },
+  });
+}
+
+async function startServers(bench: BenchDatabase): Promise<{ server: Child; baseline: Child }> {
+  const server = await startServer(bench);
+  const baselinePort = await freePort();
+  const baseline = await startChild({
+    name: 'baseline',
+    script: join(root, 'dist/bench/baseline-server.js'),
+    port: baselinePort,
+    readyPath: '/readyz',
+    env: { DATABASE_URL: bench.url, PORT: String(baselinePort) },
+  });
+  return { server, baseline };
+}
+
+/** Status and JSON body of one request, for the pre-flight check. */
+async function answer(base: string, r: Request): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${base}${r.path}`, { method: r.method ?? 'GET', headers: r.headers, body: r.body });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: compared as text.
+  }
+  return { status: res.status, body };
+}
+
+async function creditState(bench: BenchDatabase): Promise<{ usage: number; consistent: boolean }> {
+  // In-flight requests at the end of a run settle a moment later.
+  await sleep(300);
+  const [row] = await bench.db.query<Record<string, number | string>>(
+    'select credit_balance, credit_usage, credit_reserved from partner where id = ?',
+    [bench.partnerId],
+  );
+  const balance = Number(row?.credit_balance);
+  const usage = Number(row?.credit_usage);
+  return { usage, consistent: balance + usage === BENCH_CREDITS && Number(row?.credit_reserved) === 0 };
+}
+
+async function measure(
+  target: Child,
+  requests: Request[],
+  connections: number,
+  durationS: number,
+  warmupS: number,
+): Promise<LoadResult> {
+  // Warm-up: JIT, statement caches and pools, untimed.
+  if (warmupS > 0) await load({ url: target.url, requests, connections, durationS: warmupS });
+  return load({ url: target.url, requests, connections, durationS });
+}
+
+async function runScenario(s: Scenario, bench: BenchDatabase, server: Child, baseline: Child): Promise<ScenarioResult> {
+  const result: ScenarioResult = { id: s.id, title: s.title, connections: s.connections, target: s.target };
+  const first = s.requests[0] as Request;
+  const [ours, theirs] = await Promise.all([answer(server.url, first), answer(baseline.url, first)]);
+  if (ours.status !== 200) {
+    result.skipped = `cipgate answered ${ours.status} ${JSON.stringify(ours.body).slice(0, 160)}`;
+    return result;
+  }
+  if (theirs.status !== 200)
+    throw new Error(`baseline answered ${theirs.status} for ${s.id}: ${JSON.stringify(theirs.body)}`);
+  result.answerDifference = firstDifference(ours.body, theirs.body);
+
+  const side = async (target: Child) => {
+    const before = s.paid ? await creditState(bench) : undefined;
+    const run = await withRssPeak(target, () =>
+      measure(target, s.requests, s.connections, settings.durationS, settings.warmupS),
+    );
+    const after = s.paid ? await creditState(bench) : undefined;
+    return { run, before, after };
+  };
+  // The warm-up is charged too: count from the end of the warm-up by reading usage around the whole side.
+  const ourSide = await side(server);
+  const theirSide = await side(baseline);
+  result.server = ourSide.run.result;
+  result.baseline = theirSide.run.result;
+  result.serverPeakRssMiB = ourSide.run.peakMiB;
+  result.ratio = result.baseline.rps > 0 ? result.server.rps / result.baseline.rps : 0;
+  if (s.target !== undefined) result.met = result.ratio >= s.target;
+  if (s.paid && ourSide.before && ourSide.after && theirSide.before && theirSide.after) {
+    const check = (x: typeof ourSide, r: LoadResult): CreditCheck => ({
+      answers: r.ok,
+      charged: (x.after?.usage ?? 0) - (x.before?.usage ?? 0),
+      consistent: Boolean(x.after?.consistent),
+    });
+    result.credits = { server: check(ourSide, result.server), baseline: check(theirSide, result.baseline) };
+  }
+  return result;
+}
+
+async function scaleStep(bench: BenchDatabase, server: Child, baseline: Child, loadSeconds: number): Promise<ScaleRow> {
+  const search = searchRequests(bench.size, bench.apiKey, 50);
+  const batch = batchRequests(bench.size, 1000, 4);
+  const d = settings.scaleDurationS;
+  // One connection: the time of one request, without queueing behind others.
+  return {
+    names: bench.size,
+    loadSeconds,
+    search: { server: await measure(server, search, 1, d, 0.5), baseline: await measure(baseline, search, 1, d, 0.5) },
+    batch1000: { server: await measure(server, batch, 1, d, 0.5), baseline: await measure(baseline, batch, 1, d, 0.5) },
+  };
+}
+
+/** The plans of the service's own registry queries (src/registry/mns/store.ts) on the current table. */
+async function plans(bench: BenchDatabase): Promise<Record<string, string>> {
+  const explain = bench.db.dialect === 'postgresql' ? 'explain (costs off)' : 'explain query plan';
+  const live = '(expire_at is null or expire_at > ?)';
+  const now = new Date();
+  const keys = Array.from({ length: 1000 }, (_, i) => `0x${String(i).padStart(64, '0')}`);
+  const queries: Record<string, [string, unknown[]]> = {
+    'search prefix listing (findNamesByPrefix)': [
+      `select distinct name from mns_name where name >= ? and name < ? and ${live} order by name limit ?`,
+      ['u000123', 'u000124', now, 500],
+    ],
+    'name lookup (findNames)': [
+      `select * from mns_name where network = ? and name in (?) and ${live}`,
+      ['126', 'u0001234.snow', now],
+    ],
+    '1000-address reverse batch (findPrimaryNames)': [
+      `select * from mns_name where network = ? and is_primary and owner_key in (${keys.map(() => '?').join(', ')}) and ${live}`,
+      ['126', ...keys, now],
+    ],
+  };
+  const out: Record<string, string> = {};
+  for (const [what, [sql, params]] of Object.entries(queries)) {
+    const rows = await bench.db.query<Record<string, unknown>>(`${explain} ${sql}`, params);
+    // The 1000 literal keys would fill pages: each plan line is cut to what names the index.
+    out[what] = rows.map((r) => String(r['QUERY PLAN'] ?? r.detail).slice(0, 160)).join('\n');
+  }
+  return out;
+}
+
+async function benchDatabase(kind: 'sqlite' | 'postgresql'): Promise<DatabaseReport> {
+  const sizes = settings.scaleSizes;
+  log(`${kind}: building a registry of ${sizes[0]?.toLocaleString('en')} names`);
+  const t0 = performance.now();
+  const bench = await createBenchDatabase(kind, flags.pg as string, sizes[0] as number);
+  const firstLoad = (performance.now() - t0) / 1000;
+  const report: DatabaseReport = {
+    kind,
+    names: settings.mainSize,
+    scenarios: [],
+    scale: [],
+    plans: {},
+    memory: { idleMiB: 0, peakMiB: 0, afterLoadMiB: 0 },
+  };
+  let servers: { server: Child; baseline: Child } | undefined;
+  try {
+    servers = await startServers(bench);
+    const { server, baseline } = servers;
+    await sleep(1000);
+    report.memory.idleMiB = server.rssMiB();
+    log(`${kind}: cipgate pid ${server.pid} idle at ${report.memory.idleMiB.toFixed(0)} MiB`);
+    for (const size of sizes) {
+      const loadSeconds = size > bench.size ? await bench.grow(size) : firstLoad;
+      log(`${kind}: ${size.toLocaleString('en')} names (loaded in ${loadSeconds.toFixed(1)} s)`);
+      if (!flags['no-scale'] || sizes.length > 1)
+        report.scale.push(await scaleStep(bench, server, baseline, loadSeconds));
+      if (size === settings.mainSize) {
+        for (const s of scenarios(size, bench.apiKey, settings.connections)) {
+          if (only && !only.has(s.id)) continue;
+          const r = await runScenario(s, bench, server, baseline);
+          report.scenarios.push(r);
+          report.memory.peakMiB = Math.max(report.memory.peakMiB, r.serverPeakRssMiB ?? 0);
+          log(
+            r.skipped
+              ? `${kind} ${s.id}: skipped (${r.skipped})`
+              : `${kind} ${s.id}: ${r.server?.rps.toFixed(0)} req/s vs ${r.baseline?.rps.toFixed(0)} (ratio ${r.ratio?.toFixed(2)})`,
+          );
+        }
+      }
+    }
+    const largest = sizes[sizes.length - 1] as number;
+    if (largest !== settings.mainSize && (!only || only.has('partner-search'))) {
+      const { result, peakMiB } = await withRssPeak(server, () =>
+        measure(
+          server,
+          searchRequests(bench.size, bench.apiKey, 50),
+          settings.connections,
+          settings.durationS,
+          settings.warmupS,
+        ),
+      );
+      report.memory.peakMiB = Math.max(report.memory.peakMiB, peakMiB);
+      report.searchAtLargest = { names: bench.size, connections: settings.connections, result };
+    }
+    report.plans = await plans(bench);
+    await sleep(2000);
+    report.memory.afterLoadMiB = server.rssMiB();
+  } finally {
+    await servers?.server.stop();
+    await servers?.baseline.stop();
+    await bench.drop();
+  }
+  return report;
+}
+
+function gitCommit(): string {
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: root, encoding: 'utf8' }).trim();
+    return dirty ? `${sha} (with uncommitted changes in src/)` : sha;
+  } catch {
+    return 'unknown';
+  }
+}
+
+const PROFILED = ['public-name', 'public-names-1000', 'partner-stats', 'partner-search', 'graphql-name'];
+
+/**
+ * One cipgate process per scenario under `--cpu-prof`, so each profile shows one request type only.
+ * The profiles themselves stay in a temporary folder; the summary goes to profile.md and profile.json.
+ */
+async function profileRun(outDir: string): Promise<void> {
+  const kind = kinds[0] ?? 'postgresql';
+  const bench = await createBenchDatabase(kind, flags.pg as string, settings.mainSize);
+  const profDir = mkdtempSync(join(tmpdir(), 'cipgate-prof-'));
+  const results: { id: string; title: string; rps: number; summary: ProfileSummary }[] = [];
+  try {
+    for (const s of scenarios(bench.size, bench.apiKey, settings.connections)) {
+      if (!(only ?? new Set(PROFILED)).has(s.id)) continue;
+      const dir = join(profDir, s.id);
+      const server = await startServer(bench, ['--cpu-prof', '--cpu-prof-dir', dir]);
+      let rps = 0;
+      const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+      let window = { fromUs: 0, toUs: 0 };
+      try {
+        // Warm-up outside the window: the profile shows steady-state requests only.
+        await load({ url: server.url, requests: s.requests, connections: s.connections, durationS: settings.warmupS });
+        window = { fromUs: nowUs(), toUs: 0 };
+        rps = (
+          await load({
+            url: server.url,
+            requests: s.requests,
+            connections: s.connections,
+            durationS: settings.durationS,
+          })
+        ).rps;
+        window.toUs = nowUs();
+      } finally {
+        await server.stop();
+      }
+      const [file] = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+      if (!file) throw new Error(`no CPU profile written for ${s.id}`);
+      results.push({ id: s.id, title: s.title, rps, summary: summarize(join(dir, file), window) });
+      log(`profiled ${s.id}: ${rps.toFixed(0)} req/s under the profiler`);
+    }
+  } finally {
+    await bench.drop();
+    rmSync(profDir, { recursive: true, force: true });
+  }
+  writeFileSync(join(outDir, 'profile.json'), `${JSON.stringify({ kind, meta: settings, results }, null, 2)}\n`);
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  const md = [
+    `# Where cipgate spends CPU time (${kind}, ${settings.mainSize.toLocaleString('en')} names, ${settings.connections} connections)`,
+    '',
+    'One server process per scenario under `node --cpu-prof`; shares are of the busy (non-idle) main-thread time during the measured load only (start-up and warm-up excluded). Self time counts a frame where the CPU is; inclusive time counts every frame on the stack, so inclusive shares overlap.',
+    '',
+  ];
+  for (const r of results) {
+    const { summary: p } = r;
+    md.push(
+      `## ${r.title} — ${r.rps.toFixed(0)} req/s under the profiler, ${(p.busyMs / 1000).toFixed(1)} s busy, ${(p.idleMs / 1000).toFixed(1)} s idle`,
+      '',
+    );
+    md.push(
+      '| Self time by area | share |',
+      '|---|---:|',
+      ...p.self.slice(0, 10).map((a) => `| ${a.area} | ${pct(a.share)} |`),
+      '',
+    );
+    md.push(
+      '| Inclusive time | share |',
+      '|---|---:|',
+      ...p.inclusive.map((a) => `| ${a.what} | ${pct(a.share)} |`),
+      '',
+    );
+    md.push(
+      '| Heaviest functions (self) | share | called from |',
+      '|---|---:|---|',
+      ...p.topFunctions.slice(0, 8).map((a) => `| \`${a.fn}\` | ${pct(a.share)} | ${a.calledFrom ?? ''} |`),
+      '',
+    );
+  }
+  writeFileSync(join(outDir, 'profile.md'), `${md.join('\n')}\n`);
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const report: Report = {
+    meta: {
+      date: new Date().toISOString(),
+      node: process.versions.node,
+      cpus: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}`,
+      memory: `${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM`,
+      commit: gitCommit(),
+      quick: flags.quick,
+      ...settings,
+    },
+    databases: [],
+    notes: [],
+  };
+  const outDir = resolve(flags.out as string);
+  mkdirSync(outDir, { recursive: true });
+  if (flags.profile) {
+    await profileRun(outDir);
+    log(`done in ${Math.round((performance.now() - started) / 1000)} s: ${join(outDir, 'profile.md')}`);
+    return;
+  }
+  const write = () => {
+    report.meta.totalSeconds = Math.round((performance.now() - started) / 1000);
+    writeFileSync(join(outDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(join(outDir, 'report.md'), markdown(report));
+  };
+  for (const kind of kinds) {
+    try {
+      report.databases.push(await benchDatabase(kind));
+    } catch (err) {
+      report.notes.push(`${kind}: the run failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      log(`${kind} failed: ${err instanceof Error ? err.stack : String(err)}`);
+      process.exitCode = 1;
+    }
+    // Written after each database, so an interrupted run still leaves its first half.
+    write();
+  }
+  for (const db of report.databases)
+    for (const s of db.scenarios)
+      if (s.skipped) report.notes.push(`${db.kind} ${s.id} skipped: ${s.skipped}. Re-run once the endpoint lands.`);
+  write();
+  log(`done in ${report.meta.totalSeconds} s: ${join(outDir, 'report.md')}`);
+}
+
+await main();
