@@ -38,6 +38,9 @@ export async function restPlugin(
           const { status, message } = statusOfErrors(errors);
           throw new HttpError(status, status >= 500 && status !== 503 ? 'Internal server error' : message);
         }
+        // A nullable root field answering null (rather than NOT_FOUND) still means "nothing here" on REST.
+        const missing = Object.entries(data ?? {}).find(([, value]) => value === null);
+        if (!data || missing) throw new HttpError(404, `Not found: ${missing?.[0] ?? 'no data'}`);
         return route.respond(data as never);
       },
     });

@@ -1,13 +1,12 @@
+import type { BridgeChainsQuery, BridgeChainsQueryVariables } from '../../graphql/generated/operations.js';
 import type { BridgeChain } from '../../providers/bridge/types.js';
 import { defineRoute, partnerErrorSchema } from '../route.js';
-import { CHAIN_FIELDS, chainSchema } from './partners.bridge.schemas.js';
+import { chainSchema } from './partners.bridge.schemas.js';
 
-interface Data {
-  bridgeChains: BridgeChain[];
-}
+type Data = BridgeChainsQuery;
 
 /** GET /partners/bridge/chains: the bridge catalogue's chains. 1 credit. */
-export const partnersBridgeChains = defineRoute<Data>({
+export const partnersBridgeChains = defineRoute<Data, BridgeChainsQueryVariables>({
   method: 'GET',
   url: '/partners/bridge/chains',
   label: 'GET /partners/bridge/chains',
@@ -20,7 +19,7 @@ export const partnersBridgeChains = defineRoute<Data>({
   },
   operation: /* GraphQL */ `
     query BridgeChains {
-      bridgeChains { ${CHAIN_FIELDS} }
+      bridgeChains { caip2Id name nativeToken logoURI isBridgeSupported }
     }
   `,
   variables: () => ({}),

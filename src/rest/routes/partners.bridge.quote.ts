@@ -1,10 +1,9 @@
 import type { RouteWithId } from '../../bridge/store.js';
+import type { BridgeQuoteQuery, BridgeQuoteQueryVariables } from '../../graphql/generated/operations.js';
 import { defineRoute, partnerErrorSchema } from '../route.js';
-import { ROUTE_FIELDS, routeSchema } from './partners.bridge.schemas.js';
+import { routeSchema } from './partners.bridge.schemas.js';
 
-interface Data {
-  bridgeQuote: RouteWithId[];
-}
+type Data = BridgeQuoteQuery;
 
 interface Query {
   fromChain: string;
@@ -24,7 +23,7 @@ const text = { type: 'string', minLength: 1, maxLength: 200 } as const;
  * only checks presence and types; the value rules live in the resolver so GraphQL callers get the
  * same answers.
  */
-export const partnersBridgeQuote = defineRoute<Data>({
+export const partnersBridgeQuote = defineRoute<Data, BridgeQuoteQueryVariables>({
   method: 'GET',
   url: '/partners/bridge/quote',
   label: 'GET /partners/bridge/quote',
@@ -51,7 +50,9 @@ export const partnersBridgeQuote = defineRoute<Data>({
   },
   operation: /* GraphQL */ `
     query BridgeQuote($input: BridgeQuoteInput!) {
-      bridgeQuote(input: $input) { ${ROUTE_FIELDS} }
+      bridgeQuote(input: $input) { id fromChain toChain fromToken toToken fromAmount toAmount toAmountMin gasCostUSD feeCostUSD
+        fromAmountUSD toAmountUSD bridgeProvider estimatedTimeSeconds
+        transactionData { from to data value gasLimit gasPrice chainId } }
     }
   `,
   variables: ({ query }) => {

@@ -76,10 +76,3 @@ export const statusSchema = {
     message: str,
   },
 } as const;
-
-export const CHAIN_FIELDS = 'caip2Id name nativeToken logoURI isBridgeSupported';
-export const TOKEN_FIELDS = 'address symbol name decimals logoURI priceUSD';
-export const TX_INFO_FIELDS = 'txHash txLink chainId gasUsed gasPrice timestamp';
-export const ROUTE_FIELDS = `id fromChain toChain fromToken toToken fromAmount toAmount toAmountMin gasCostUSD feeCostUSD
-  fromAmountUSD toAmountUSD bridgeProvider estimatedTimeSeconds
-  transactionData { from to data value gasLimit gasPrice chainId }`;

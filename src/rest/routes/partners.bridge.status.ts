@@ -1,24 +1,16 @@
+import type { BridgeStatusQuery, BridgeStatusQueryVariables } from '../../graphql/generated/operations.js';
 import type { TxInfo } from '../../providers/bridge/types.js';
 import { defineRoute, partnerErrorSchema } from '../route.js';
-import { statusSchema, TX_INFO_FIELDS } from './partners.bridge.schemas.js';
+import { statusSchema } from './partners.bridge.schemas.js';
 
-interface Data {
-  bridgeStatus: {
-    status: string;
-    bridge: string;
-    fromTx: TxInfo;
-    toTx: TxInfo | null;
-    progress: number;
-    message: string;
-  };
-}
+type Data = BridgeStatusQuery;
 
 /**
  * GET /partners/bridge/status?txHash=&bridge=: status of a transfer. 1 credit. `routeId` is a cipgate
  * extension (optional): it links the transaction to the quoted route when the source chain cannot
  * be read to link them.
  */
-export const partnersBridgeStatus = defineRoute<Data>({
+export const partnersBridgeStatus = defineRoute<Data, BridgeStatusQueryVariables>({
   method: 'GET',
   url: '/partners/bridge/status',
   label: 'GET /partners/bridge/status',
@@ -38,8 +30,8 @@ export const partnersBridgeStatus = defineRoute<Data>({
     query BridgeStatus($txHash: String!, $bridge: String, $routeId: ID) {
       bridgeStatus(txHash: $txHash, bridge: $bridge, routeId: $routeId) {
         status bridge progress message
-        fromTx { ${TX_INFO_FIELDS} }
-        toTx { ${TX_INFO_FIELDS} }
+        fromTx { txHash txLink chainId gasUsed gasPrice timestamp }
+        toTx { txHash txLink chainId gasUsed gasPrice timestamp }
       }
     }
   `,

@@ -1,13 +1,12 @@
+import type { BridgeTokensQuery, BridgeTokensQueryVariables } from '../../graphql/generated/operations.js';
 import type { BridgeToken } from '../../providers/bridge/types.js';
 import { defineRoute, partnerErrorSchema } from '../route.js';
-import { TOKEN_FIELDS, tokenSchema } from './partners.bridge.schemas.js';
+import { tokenSchema } from './partners.bridge.schemas.js';
 
-interface Data {
-  bridgeTokens: { caip2Id: string; tokens: BridgeToken[] };
-}
+type Data = BridgeTokensQuery;
 
 /** GET /partners/bridge/tokens?caip2Id=: tokens of one catalogue chain. 1 credit. */
-export const partnersBridgeTokens = defineRoute<Data>({
+export const partnersBridgeTokens = defineRoute<Data, BridgeTokensQueryVariables>({
   method: 'GET',
   url: '/partners/bridge/tokens',
   label: 'GET /partners/bridge/tokens',
@@ -29,7 +28,7 @@ export const partnersBridgeTokens = defineRoute<Data>({
   },
   operation: /* GraphQL */ `
     query BridgeTokens($caip2Id: String!) {
-      bridgeTokens(caip2Id: $caip2Id) { caip2Id tokens { ${TOKEN_FIELDS} } }
+      bridgeTokens(caip2Id: $caip2Id) { caip2Id tokens { address symbol name decimals logoURI priceUSD } }
     }
   `,
   variables: ({ query }) => ({ caip2Id: (query as { caip2Id: string }).caip2Id }),

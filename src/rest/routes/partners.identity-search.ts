@@ -1,9 +1,8 @@
+import type { IdentitySearchQuery, IdentitySearchQueryVariables } from '../../graphql/generated/operations.js';
 import { MAX_PER_PAGE, MAX_QUERY_LENGTH } from '../../identity/search.js';
 import { defineRoute } from '../route.js';
 
-interface Data {
-  identitySearch: { results: Record<string, unknown>[]; pagination: Record<string, number> };
-}
+type Data = IdentitySearchQuery;
 
 const nullableString = { type: ['string', 'null'] } as const;
 
@@ -65,7 +64,7 @@ const identityResult = {
 } as const;
 
 /** GET /partners/cip/identity/search: names across naming services, paged. 1 credit; errors are free. */
-export const partnersIdentitySearch = defineRoute<Data>({
+export const partnersIdentitySearch = defineRoute<Data, IdentitySearchQueryVariables>({
   method: 'GET',
   url: '/partners/cip/identity/search',
   label: 'GET /partners/cip/identity/search',

@@ -1,11 +1,10 @@
+import type { PartnerStatsQuery, PartnerStatsQueryVariables } from '../../graphql/generated/operations.js';
 import { defineRoute } from '../route.js';
 
-interface Data {
-  stats: { email: string; name: string; creditBalance: number; creditUsage: number };
-}
+type Data = PartnerStatsQuery;
 
 /** GET /partners/stats: the partner's account and credits. Free. */
-export const partnersStats = defineRoute<Data>({
+export const partnersStats = defineRoute<Data, PartnerStatsQueryVariables>({
   method: 'GET',
   url: '/partners/stats',
   label: 'GET /partners/stats',

@@ -1,21 +1,18 @@
+import type {
+  PublicIdentityAddressQuery,
+  PublicIdentityAddressQueryVariables,
+} from '../../graphql/generated/operations.js';
 import { defineRoute } from '../route.js';
 import { caip2IdSchema, errorResponses, nameSchema, nullableString } from './public.schemas.js';
 
-interface Data {
-  nameOwner: {
-    owner: string;
-    resolverAddress: string | null;
-    caip2Id: string;
-    subNames: { name: string; address: string }[];
-  };
-}
+type Data = PublicIdentityAddressQuery;
 
 /**
  * GET /api/public/identity/address: where a name resolves. Besides the spec's `{owner, resolverAddress}`
  * it answers the `caip2Id` the answer comes from and the name's `subIdentities`, both of which the
  * published client's types know. `resolverAddress` is null when the registry does not know it.
  */
-export const publicIdentityAddress = defineRoute<Data>({
+export const publicIdentityAddress = defineRoute<Data, PublicIdentityAddressQueryVariables>({
   method: 'GET',
   url: '/api/public/identity/address',
   label: 'GET /api/public/identity/address',

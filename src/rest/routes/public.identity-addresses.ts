@@ -1,9 +1,11 @@
+import type {
+  PublicIdentityAddressesQuery,
+  PublicIdentityAddressesQueryVariables,
+} from '../../graphql/generated/operations.js';
 import { defineRoute, type RestRoute } from '../route.js';
 import { caip2IdSchema, errorResponses, nameSchema, nullableString, PUBLIC_MAX_BATCH } from './public.schemas.js';
 
-interface Data {
-  nameOwners: ({ owner: string; resolverAddress: string | null } | null)[];
-}
+type Data = PublicIdentityAddressesQuery;
 
 /**
  * `{caip2Id, names}` → `{data: [{owner, resolverAddress}]}`, one entry per name in input order. A name
@@ -11,7 +13,7 @@ interface Data {
  * so that `data[i]` always answers `names[i]`.
  */
 const addressesRoute = (url: string): RestRoute<Data> =>
-  defineRoute<Data>({
+  defineRoute<Data, PublicIdentityAddressesQueryVariables>({
     method: 'POST',
     url,
     label: `POST ${url}`,

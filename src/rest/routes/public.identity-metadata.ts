@@ -1,12 +1,14 @@
+import type {
+  PublicIdentityMetadataQuery,
+  PublicIdentityMetadataQueryVariables,
+} from '../../graphql/generated/operations.js';
 import { defineRoute } from '../route.js';
 import { errorResponses, nameSchema } from './public.schemas.js';
 
-interface Data {
-  nameMetadata: { metadata: { key: string; value: string }[] };
-}
+type Data = PublicIdentityMetadataQuery;
 
 /** GET /api/public/identity/metadata/:name: a name's text records, from mainnet when on several networks. */
-export const publicIdentityMetadata = defineRoute<Data>({
+export const publicIdentityMetadata = defineRoute<Data, PublicIdentityMetadataQueryVariables>({
   method: 'GET',
   url: '/api/public/identity/metadata/:name',
   label: 'GET /api/public/identity/metadata/:name',

@@ -1,12 +1,11 @@
+import type { PublicIdentityNameQuery, PublicIdentityNameQueryVariables } from '../../graphql/generated/operations.js';
 import { defineRoute } from '../route.js';
 import { addressSchema, caip2IdSchema, errorResponses } from './public.schemas.js';
 
-interface Data {
-  primaryName: { name: string; owner: string };
-}
+type Data = PublicIdentityNameQuery;
 
 /** GET /api/public/identity/name: the primary name of an address (reverse lookup). 404 when it has none. */
-export const publicIdentityName = defineRoute<Data>({
+export const publicIdentityName = defineRoute<Data, PublicIdentityNameQueryVariables>({
   method: 'GET',
   url: '/api/public/identity/name',
   label: 'GET /api/public/identity/name',

@@ -1,15 +1,17 @@
+import type {
+  PublicIdentityNamesQuery,
+  PublicIdentityNamesQueryVariables,
+} from '../../graphql/generated/operations.js';
 import { defineRoute } from '../route.js';
 import { addressSchema, caip2IdSchema, errorResponses, PUBLIC_MAX_BATCH } from './public.schemas.js';
 
-interface Data {
-  primaryNames: { address: string; name: string; owner: string }[];
-}
+type Data = PublicIdentityNamesQuery;
 
 /**
  * POST /api/public/identity/names: primary names of up to 1000 addresses, keyed by each address exactly
  * as sent. Addresses without a primary name are left out; no caip2Id means every network.
  */
-export const publicIdentityNames = defineRoute<Data>({
+export const publicIdentityNames = defineRoute<Data, PublicIdentityNamesQueryVariables>({
   method: 'POST',
   url: '/api/public/identity/names',
   label: 'POST /api/public/identity/names',
