@@ -4,13 +4,7 @@ import { type Anvil, startAnvil } from '../../../../test/support/anvil.js';
 import { deployEns, type EnsTestbed, testAccount } from '../../../../test/support/ens-deploy.js';
 import { UpstreamError } from '../../status.js';
 import type { NamingProvider } from '../types.js';
-import {
-  BASE_COIN_TYPE,
-  BASE_REVERSE_NAMESPACE,
-  BASENAMES_INFO,
-  basenamesOptionsFromEnv,
-  createBasenamesProvider,
-} from './provider.js';
+import { BASE_COIN_TYPE, BASE_REVERSE_NAMESPACE, BASENAMES_INFO, createBasenamesProvider } from './provider.js';
 
 const alice = testAccount(1).address;
 const baseOnly = testAccount(2).address;
@@ -145,19 +139,5 @@ describe('Basenames provider on a local chain', () => {
     expect(disabled.status).toEqual({ enabled: false, reason: 'BASE_RPC_URL is not set' });
     await expect(disabled.resolve('alice.base.eth')).rejects.toBeInstanceOf(UpstreamError);
     expect(await disabled.candidates('al', 5)).toEqual([]);
-  });
-
-  it('reads its variables from the environment', () => {
-    expect(
-      basenamesOptionsFromEnv({
-        BASE_RPC_URL: 'http://127.0.0.1:8545',
-        BASENAMES_REGISTRY_ADDRESS: ens.registry,
-        BASE_L2_REVERSE_REGISTRAR_ADDRESS: 'none',
-      }),
-    ).toMatchObject({
-      rpcUrl: 'http://127.0.0.1:8545',
-      registryAddress: ens.registry,
-      l2ReverseRegistrarAddress: null,
-    });
   });
 });

@@ -2,7 +2,7 @@ import type { Address } from 'viem';
 import { evmCoinType } from '../../../chains/registry.js';
 import { COIN_TYPE_ETHEREUM } from '../ens/coin-address.js';
 import { createDisabledProvider, createEnsCompatibleProvider } from '../ens/compatible-provider.js';
-import { envAddress, envOptionalAddress, envTimeout, KNOWN_COIN_TYPES, sameAddress } from '../ens/provider.js';
+import { KNOWN_COIN_TYPES, sameAddress } from '../ens/provider.js';
 import type { NamingProvider, NamingProviderInfo } from '../types.js';
 
 const BASE_CHAIN_ID = 8453;
@@ -79,18 +79,4 @@ export function createBasenamesProvider(options: BasenamesProviderOptions): Nami
     avatarService: null,
     timeoutMs: options.timeoutMs,
   });
-}
-
-/**
- * Reads `BASE_RPC_URL`, `BASENAMES_REGISTRY_ADDRESS`, `BASENAMES_BASE_REGISTRAR_ADDRESS`,
- * `BASE_L2_REVERSE_REGISTRAR_ADDRESS` (`none` disables either) and `BASENAMES_TIMEOUT_MS`.
- */
-export function basenamesOptionsFromEnv(env: Record<string, string | undefined>): BasenamesProviderOptions {
-  return {
-    rpcUrl: env.BASE_RPC_URL || undefined,
-    registryAddress: envAddress(env, 'BASENAMES_REGISTRY_ADDRESS'),
-    baseRegistrarAddress: envOptionalAddress(env, 'BASENAMES_BASE_REGISTRAR_ADDRESS'),
-    l2ReverseRegistrarAddress: envOptionalAddress(env, 'BASE_L2_REVERSE_REGISTRAR_ADDRESS'),
-    timeoutMs: envTimeout(env, 'BASENAMES_TIMEOUT_MS'),
-  };
 }

@@ -7,7 +7,7 @@ import { deployEns, type EnsTestbed, testAccount } from '../../../../test/suppor
 import { evmCoinType } from '../../../chains/registry.js';
 import { UpstreamError } from '../../status.js';
 import type { NamingProvider } from '../types.js';
-import { createEnsProvider, ENS_INFO, ensOptionsFromEnv } from './provider.js';
+import { createEnsProvider, ENS_INFO } from './provider.js';
 
 const alice = testAccount(1).address;
 const aliceOnOptimism = testAccount(2).address;
@@ -249,31 +249,5 @@ describe('ENS provider without a usable upstream', () => {
     const started = Date.now();
     await expect(slow.records('alice.eth', { signal: AbortSignal.timeout(100) })).rejects.toBeInstanceOf(UpstreamError);
     expect(Date.now() - started).toBeLessThan(2_000);
-  });
-});
-
-describe('ensOptionsFromEnv', () => {
-  it('reads the ENS variables and rejects malformed ones', () => {
-    expect(
-      ensOptionsFromEnv({
-        ENS_RPC_URL: 'http://127.0.0.1:8545',
-        ENS_REGISTRY_ADDRESS: '0x00000000000c2e074ec69a0dfb2997ba6c7d2e1e',
-        ENS_BASE_REGISTRAR_ADDRESS: 'none',
-        ENS_TIMEOUT_MS: '2500',
-      }),
-    ).toEqual({
-      rpcUrl: 'http://127.0.0.1:8545',
-      registryAddress: '0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e',
-      baseRegistrarAddress: null,
-      timeoutMs: 2500,
-    });
-    expect(ensOptionsFromEnv({})).toEqual({
-      rpcUrl: undefined,
-      registryAddress: undefined,
-      baseRegistrarAddress: undefined,
-      timeoutMs: undefined,
-    });
-    expect(() => ensOptionsFromEnv({ ENS_REGISTRY_ADDRESS: '0x1234' })).toThrow(/ENS_REGISTRY_ADDRESS/);
-    expect(() => ensOptionsFromEnv({ ENS_TIMEOUT_MS: 'soon' })).toThrow(/ENS_TIMEOUT_MS/);
   });
 });

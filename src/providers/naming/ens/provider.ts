@@ -73,40 +73,6 @@ export function createEnsProvider(options: EnsProviderOptions): NamingProvider {
   });
 }
 
-/**
- * Reads `ENS_RPC_URL`, `ENS_REGISTRY_ADDRESS`, `ENS_BASE_REGISTRAR_ADDRESS` (`none` turns expiries
- * off) and `ENS_TIMEOUT_MS`. Malformed values throw, so a typo fails at start-up.
- */
-export function ensOptionsFromEnv(env: Record<string, string | undefined>): EnsProviderOptions {
-  return {
-    rpcUrl: env.ENS_RPC_URL || undefined,
-    registryAddress: envAddress(env, 'ENS_REGISTRY_ADDRESS'),
-    baseRegistrarAddress: envOptionalAddress(env, 'ENS_BASE_REGISTRAR_ADDRESS'),
-    timeoutMs: envTimeout(env, 'ENS_TIMEOUT_MS'),
-  };
-}
-
 export function sameAddress(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
-}
-
-/** An address variable; unset → undefined (use the default). */
-export function envAddress(env: Record<string, string | undefined>, key: string): Address | undefined {
-  const value = env[key]?.trim();
-  if (!value) return undefined;
-  if (!isAddress(value, { strict: false })) throw new Error(`${key} is not an address: ${value}`);
-  return checksumAddress(value);
-}
-
-/** Like `envAddress`, but `none` means "explicitly no such contract" (null) rather than the default. */
-export function envOptionalAddress(env: Record<string, string | undefined>, key: string): Address | null | undefined {
-  return env[key]?.trim().toLowerCase() === 'none' ? null : envAddress(env, key);
-}
-
-export function envTimeout(env: Record<string, string | undefined>, key: string): number | undefined {
-  const value = env[key]?.trim();
-  if (!value) return undefined;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms <= 0) throw new Error(`${key} must be a positive integer (ms): ${value}`);
-  return ms;
 }
