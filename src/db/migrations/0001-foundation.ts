@@ -1,15 +1,12 @@
 import { Migration } from '@mikro-orm/migrations';
-import { SqlitePlatform } from '@mikro-orm/sql';
+import { columnTypes } from './dialect.js';
 
 /** Partners, API keys, credit reservations and the credit ledger. */
 export class Migration0001Foundation extends Migration {
   override name = '0001-foundation';
 
   override up(): void {
-    const sqlite = this.driver.getPlatform() instanceof SqlitePlatform;
-    const uuid = sqlite ? 'text' : 'uuid';
-    const ts = sqlite ? 'datetime' : 'timestamptz';
-    const serial = sqlite ? 'integer primary key autoincrement' : 'bigserial primary key';
+    const { uuid, ts, serial } = columnTypes(this.driver);
     this.addSql(`create table partner (
       id ${uuid} not null primary key,
       name varchar(255) not null,

@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { SqlitePlatform } from '@mikro-orm/sql';
+import { columnTypes } from './dialect.js';
 
 /**
  * The MNS registry: one row per name and Movement network, filled by `names:import`. Text records and
@@ -10,12 +10,10 @@ export class Migration0002MnsRegistry extends Migration {
   override name = '0002-mns-registry';
 
   override up(): void {
-    const sqlite = this.driver.getPlatform() instanceof SqlitePlatform;
-    const ts = sqlite ? 'datetime' : 'timestamptz';
+    const { ts, bytewise } = columnTypes(this.driver);
     // Prefix search is a range scan (`name >= 'ali' and name < 'alj'`), which needs bytewise ordering:
     // SQLite's default BINARY collation is; on PostgreSQL a locale collation would break both the
     // range and its use of the index, so the name columns use "C".
-    const bytewise = sqlite ? '' : ' collate "C"';
     this.addSql(`create table mns_name (
       name varchar(255)${bytewise} not null,
       network varchar(16) not null,

@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { SqlitePlatform } from '@mikro-orm/sql';
+import { columnTypes } from './dialect.js';
 
 /**
  * Names resolved from naming providers other than the local registry, with what they resolved to, so a
@@ -9,10 +9,8 @@ export class Migration0003NameIndex extends Migration {
   override name = '0003-name-index';
 
   override up(): void {
-    const sqlite = this.driver.getPlatform() instanceof SqlitePlatform;
-    const ts = sqlite ? 'datetime' : 'timestamptz';
+    const { ts, bytewise } = columnTypes(this.driver);
     // Prefix search is a range scan on the name, which needs bytewise ordering on PostgreSQL too.
-    const bytewise = sqlite ? '' : ' collate "C"';
     this.addSql(`create table name_index (
       name text${bytewise} not null,
       provider varchar(32) not null,

@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { SqlitePlatform } from '@mikro-orm/sql';
+import { columnTypes } from './dialect.js';
 
 /**
  * Bridge state: the provider catalogue cache, every quoted route (so a later status call can be
@@ -10,10 +10,7 @@ export class Migration0004Bridge extends Migration {
   override name = '0004-bridge';
 
   override up(): void {
-    const sqlite = this.driver.getPlatform() instanceof SqlitePlatform;
-    const uuid = sqlite ? 'text' : 'uuid';
-    const ts = sqlite ? 'datetime' : 'timestamptz';
-    const serial = sqlite ? 'integer primary key autoincrement' : 'bigserial primary key';
+    const { uuid, ts, serial } = columnTypes(this.driver);
     // One provider's answer for one catalogue resource ("chains" or "tokens:<caip2Id>"), kept as JSON.
     this.addSql(`create table bridge_catalogue (
       provider varchar(64) not null,
