@@ -1,14 +1,10 @@
-import {
-  ApolloGateway,
-  type GraphQLDataSourceProcessOptions,
-  LocalGraphQLDataSource,
-  RemoteGraphQLDataSource,
-} from '@apollo/gateway';
+import { ApolloGateway, type GraphQLDataSourceProcessOptions, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { creditsPlugin } from '../credits/plugin.js';
 import type { RequestContext } from '../graphql/context.js';
+import { CachedLocalDataSource } from './local-data-source.js';
 import type { Supergraph } from './supergraph.js';
 
 /**
@@ -27,7 +23,8 @@ export async function createGraphqlServer(
       if (url) return new ForwardingDataSource({ url });
       const schema = schemas.get(name);
       if (!schema) throw new Error(`supergraph names unknown subgraph ${name}`);
-      return new LocalGraphQLDataSource(schema);
+      // Parses and validates each subgraph operation once, not per request (see local-data-source.ts).
+      return new CachedLocalDataSource(schema);
     },
   });
   const server = new ApolloServer<RequestContext>({
