@@ -33,7 +33,47 @@ export class CreditLedger {
 
   async reserve(partnerId: string, credits: number, operation: string, requestId: string): Promise<ReserveResult> {
     const id = randomUUID();
-    const reserved = await this.db.transaction(async (tx) => {
+    const reserved =
+      this.db.dialect === 'postgresql'
+        ? await this.reservePg(id, partnerId, credits, operation, requestId)
+        : await this.reserveInTransaction(id, partnerId, credits, operation, requestId);
+    if (reserved) return { ok: true, reservation: { id, partnerId, credits } };
+    return { ok: false, available: await this.available(partnerId) };
+  }
+
+  /**
+   * On PostgreSQL the hold and its row are one statement: one round trip, and the partner row is locked
+   * only for that statement instead of across a BEGIN … COMMIT exchange, which is what queues parallel
+   * calls of one partner behind each other.
+   */
+  private async reservePg(
+    id: string,
+    partnerId: string,
+    credits: number,
+    operation: string,
+    requestId: string,
+  ): Promise<boolean> {
+    const inserted = await this.db.run(
+      `with held as (
+         update partner set credit_reserved = credit_reserved + ?::bigint
+          where id = ?::uuid and credit_balance - credit_reserved >= ?::bigint
+          returning id
+       )
+       insert into credit_reservation (id, partner_id, credits, operation, request_id, expires_at)
+       select ?::uuid, held.id, ?::int, ?::text, ?::text, ?::timestamptz from held`,
+      [credits, partnerId, credits, id, credits, operation.slice(0, 255), requestId, isoIn(this.reservationTtlMs)],
+    );
+    return inserted === 1;
+  }
+
+  private async reserveInTransaction(
+    id: string,
+    partnerId: string,
+    credits: number,
+    operation: string,
+    requestId: string,
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
       const held = await tx.run(
         `update partner set credit_reserved = credit_reserved + ?
           where id = ? and credit_balance - credit_reserved >= ?`,
@@ -46,14 +86,13 @@ export class CreditLedger {
       );
       return true;
     });
-    if (reserved) return { ok: true, reservation: { id, partnerId, credits } };
-    return { ok: false, available: await this.available(partnerId) };
   }
 
   /** Charges `charges` (at most the reserved amount) and releases the remainder of the hold. */
   async settle(reservation: Reservation, charges: Charge[], requestId: string): Promise<number> {
     const total = charges.reduce((sum, c) => sum + c.credits, 0);
     if (total > reservation.credits) throw new Error(`charge ${total} exceeds reservation ${reservation.credits}`);
+    if (this.db.dialect === 'postgresql' && (await this.settlePg(reservation, charges, total, requestId))) return total;
     return this.db.transaction(async (tx) => {
       const released = await tx.run('delete from credit_reservation where id = ?', [reservation.id]);
       if (released === 1) {
@@ -83,6 +122,39 @@ export class CreditLedger {
       }
       return total;
     });
+  }
+
+  /**
+   * Release, charge and ledger rows as one PostgreSQL statement (see reservePg). Returns false when the
+   * hold was already swept, leaving that rare case to the transactional path.
+   */
+  private async settlePg(reservation: Reservation, charges: Charge[], total: number, requestId: string) {
+    const rows = await this.db.query<{ settled: number | string }>(
+      `with released as (
+         delete from credit_reservation where id = ?::uuid returning partner_id, credits
+       ), settled as (
+         update partner p set credit_reserved = p.credit_reserved - r.credits,
+                credit_balance = p.credit_balance - ?::bigint, credit_usage = p.credit_usage + ?::bigint
+           from released r where p.id = r.partner_id
+         returning p.id
+       ), charged as (
+         insert into ledger_entry (partner_id, kind, operation, credits, request_id, created_at)
+         select s.id, 'charge', c.operation, c.credits, ?::text, ?::timestamptz
+           from settled s cross join jsonb_to_recordset(?::jsonb) as c(operation text, credits int)
+          where c.credits > 0
+         returning 1
+       )
+       select (select count(*) from settled) as settled, (select count(*) from charged) as charged`,
+      [
+        reservation.id,
+        total,
+        total,
+        requestId,
+        new Date().toISOString(),
+        JSON.stringify(charges.map((c) => ({ operation: c.operation.slice(0, 255), credits: c.credits }))),
+      ],
+    );
+    return Number(rows[0]?.settled) === 1;
   }
 
   release(reservation: Reservation, requestId: string): Promise<number> {
