@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
 import { type Database, openDatabase } from '../db/orm.js';
 import type { NameRecord, NamingProvider } from '../providers/naming/types.js';
@@ -178,6 +178,51 @@ describe('IdentitySearch', () => {
     await index.update('sub', [stale], [], new Date(Date.now() - 7200_000));
     expect(names(await run('alic'))).toEqual(['alice.snow', 'alicebob.snow', 'alicia.snow']);
     expect(await index.sweep()).toBe(1);
+  });
+
+  it('writes the index only when an answer changes it, all providers in one call', async () => {
+    const writes = vi.spyOn(db, 'run');
+    const indexWrites = () => writes.mock.calls.filter(([sql]) => String(sql).includes('name_index')).length;
+    const owners = async () =>
+      (await run('alic')).hits.filter((h) => h.info.provider === 'chain').map((h) => h.record.ownerAddress);
+    try {
+      // chain finds alicia.eth (one upsert); sub misses alicia.base.eth, which the index read shows it
+      // never held, so there is nothing to delete.
+      await run('alicia');
+      expect(indexWrites()).toBe(1);
+      // The same answers again within the TTL change nothing.
+      await run('alicia');
+      expect(indexWrites()).toBe(1);
+      // A changed record is written, and served from then on.
+      const original = chain.provider.records;
+      chain.provider.records = async (name, options) => {
+        const record = await original(name, options);
+        return record && { ...record, ownerAddress: '0xnew' };
+      };
+      await run('alicia');
+      expect(indexWrites()).toBe(2);
+      expect(await owners()).toEqual(['0xnew']);
+      // An unchanged entry past half its TTL is refreshed, so a name looked up often stays listed.
+      const aged = new Date(Date.now() - 1900_000);
+      await index.update(
+        'chain',
+        (await index.prefix('alicia', ['chain'], 10)).map((e) => e.record),
+        [],
+        aged,
+      );
+      const before = indexWrites();
+      await run('alicia');
+      expect(indexWrites()).toBe(before + 1);
+      const [entry] = await index.prefix('alicia', ['chain'], 10);
+      expect(entry?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 3500_000);
+      // A name that is gone is deleted in one statement.
+      chain.provider.records = async () => null;
+      await run('alicia');
+      expect(indexWrites()).toBe(before + 2);
+      expect(await owners()).toEqual([]);
+    } finally {
+      writes.mockRestore();
+    }
   });
 
   it('never lists the home registry from the index: its own listing is authoritative', async () => {

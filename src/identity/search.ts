@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { NameRecord, NamingProvider, NamingProviderInfo } from '../providers/naming/types.js';
-import type { NameIndex } from './name-index.js';
+import type { IndexChange, IndexSnapshot, NameIndex } from './name-index.js';
 import type { NamingProviders } from './providers.js';
 
 export const MAX_QUERY_LENGTH = 255;
@@ -94,7 +94,10 @@ export class IdentitySearch {
         `Names ending in ${this.providers.suffixOf(provider)} cannot be searched: the ${provider.info.providerName} provider is disabled (${provider.status.reason})`,
       );
     }
-    const [outcome] = await this.exactLookups([{ provider, name }], '');
+    const lookups = [{ provider, name }];
+    const outcomes = await this.exactLookups(lookups, '');
+    await this.remember(lookups, outcomes);
+    const [outcome] = outcomes;
     if (!outcome || outcome.status === 'rejected') {
       throw new ProvidersUnavailableError(`${provider.info.providerName} is unavailable; try again later`);
     }
@@ -119,6 +122,7 @@ export class IdentitySearch {
 
     const prefix = text.normalize('NFC').toLowerCase();
     const [outcomes, indexed] = await Promise.all([this.exactLookups(lookups, prefix), this.indexed(prefix)]);
+    await this.remember(lookups, outcomes, indexed);
 
     const list: Match[] = [];
     const failed: string[] = [];
@@ -146,7 +150,7 @@ export class IdentitySearch {
           add({ provider: outcome.value.provider, name, exact: false, record: null });
       }
     });
-    for (const entry of indexed) {
+    for (const entry of indexed.entries) {
       const provider = this.providers.byId(entry.provider);
       if (provider && !failed.includes(entry.provider)) {
         add({ provider, name: entry.record.name, exact: false, record: entry.record });
@@ -157,7 +161,7 @@ export class IdentitySearch {
 
   /**
    * Exact lookups (and, when `prefix` is set, the provider's own prefix listing) in parallel, each
-   * provider under its own timeout. Names found or missing are written to the name index.
+   * provider under its own timeout. A provider that fails is logged here and dropped by the caller.
    */
   private async exactLookups(lookups: readonly Lookup[], prefix: string) {
     const outcomes = await Promise.allSettled(
@@ -171,50 +175,97 @@ export class IdentitySearch {
         }),
       ),
     );
-    await Promise.all(
-      outcomes.map(async (outcome, i) => {
-        const { provider, name } = lookups[i] as Lookup;
-        if (outcome.status === 'rejected') {
-          this.options.log.warn({ err: outcome.reason, provider: provider.info.provider }, 'naming provider dropped');
-          return;
-        }
-        if (provider.info.provider === this.providers.home) return;
-        const { record } = outcome.value;
-        try {
-          await this.index.update(provider.info.provider, record ? [record] : [], record ? [] : [name]);
-        } catch (err) {
-          // The index is a cache: losing an update costs a prefix match later, not this answer.
-          this.options.log.warn({ err, provider: provider.info.provider }, 'name index update failed');
-        }
-      }),
-    );
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === 'rejected') {
+        const { provider } = lookups[i] as Lookup;
+        this.options.log.warn({ err: outcome.reason, provider: provider.info.provider }, 'naming provider dropped');
+      }
+    });
     return outcomes;
   }
 
-  private async indexed(prefix: string) {
+  /**
+   * Writes what the exact lookups found or missed to the name index (the home registry lists its own
+   * names, so it is left out), all providers in one call. `seen`, this search's own index read, lets the
+   * index skip writes that would change nothing, so a repeated search writes nothing.
+   */
+  private async remember(
+    lookups: readonly Lookup[],
+    outcomes: Awaited<ReturnType<IdentitySearch['exactLookups']>>,
+    seen?: IndexSnapshot,
+  ): Promise<void> {
+    const changes: IndexChange[] = [];
+    outcomes.forEach((outcome, i) => {
+      const { provider, name } = lookups[i] as Lookup;
+      if (outcome.status === 'fulfilled' && provider.info.provider !== this.providers.home) {
+        changes.push({ provider: provider.info.provider, name, record: outcome.value.record });
+      }
+    });
+    if (changes.length === 0) return;
+    try {
+      await this.index.apply(changes, new Date(), seen);
+    } catch (err) {
+      // The index is a cache: losing an update costs a prefix match later, not this answer.
+      this.options.log.warn({ err, providers: changes.map((c) => c.provider) }, 'name index update failed');
+    }
+  }
+
+  /** Fresh index entries under `prefix` of the enabled providers other than the home registry. */
+  private async indexed(prefix: string): Promise<IndexSnapshot> {
     const providers = this.providers
       .enabled()
       .map((p) => p.info.provider)
       .filter((id) => id !== this.providers.home);
     try {
-      return await this.index.prefix(prefix, providers, MAX_PREFIX_MATCHES);
+      const entries = await this.index.prefix(prefix, providers, MAX_PREFIX_MATCHES);
+      // A read cut at its limit may have left out entries, so it proves nothing about what is absent.
+      return { prefix, providers, entries, complete: entries.length < MAX_PREFIX_MATCHES };
     } catch (err) {
       this.options.log.warn({ err }, 'name index read failed');
-      return [];
+      return { prefix, providers, entries: [], complete: false };
     }
   }
 
-  /** Records of the page's listed names that have none yet (the registry's prefix matches). */
+  /**
+   * Records of the page's listed names that have none yet (the registry's prefix matches). A provider
+   * with `recordsMany` answers all of its names in one call (for MNS, one statement instead of one per
+   * name and network); the others get one `records` call per name.
+   */
   private async fill(page: Match[]): Promise<IdentityHit[]> {
-    const filled = await Promise.all(
-      page.map(async (m) => {
-        if (m.record) return m.record;
-        try {
-          return await this.bounded(m.provider, (signal) => m.provider.records(m.name, { signal }));
-        } catch (err) {
-          this.options.log.warn({ err, provider: m.provider.info.provider, name: m.name }, 'listed name lookup failed');
-          return null;
+    const filled: (NameRecord | null)[] = page.map((m) => m.record);
+    const missing = new Map<NamingProvider, number[]>();
+    page.forEach((m, i) => {
+      if (m.record) return;
+      const at = missing.get(m.provider);
+      if (at) at.push(i);
+      else missing.set(m.provider, [i]);
+    });
+    const lost = (err: unknown, provider: NamingProvider, names: string[]) =>
+      this.options.log.warn({ err, provider: provider.info.provider, names }, 'listed name lookup failed');
+    await Promise.all(
+      [...missing].map(async ([provider, at]) => {
+        const names = at.map((i) => (page[i] as Match).name);
+        const many = provider.recordsMany;
+        if (many) {
+          try {
+            const records = await this.bounded(provider, (signal) => many.call(provider, names, { signal }));
+            at.forEach((i, k) => {
+              filled[i] = records[k] ?? null;
+            });
+          } catch (err) {
+            lost(err, provider, names);
+          }
+          return;
         }
+        await Promise.all(
+          at.map(async (i, k) => {
+            try {
+              filled[i] = await this.bounded(provider, (signal) => provider.records(names[k] as string, { signal }));
+            } catch (err) {
+              lost(err, provider, [names[k] as string]);
+            }
+          }),
+        );
       }),
     );
     // A listed name that vanished since the listing (expired, deleted) is left out rather than faked.

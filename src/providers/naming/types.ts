@@ -64,6 +64,12 @@ export interface NamingProvider {
   reverse(address: string, options?: LookupOptions): Promise<string | null>;
   /** Everything the service holds for a name: owner, records, chain addresses, times. */
   records(name: string, options?: LookupOptions): Promise<NameRecord | null>;
+  /**
+   * Optional batch form of `records`: the answers for `names`, in the same order (null where `records`
+   * would answer null). A provider implements it when it can read many names in one round trip (a
+   * local registry); callers fall back to one `records` call per name when it is missing.
+   */
+  recordsMany?(names: readonly string[], options?: LookupOptions): Promise<(NameRecord | null)[]>;
   /** Names starting with `prefix` that the provider can list (local registries only; others return []). */
   candidates(prefix: string, limit: number, options?: LookupOptions): Promise<string[]>;
 }

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ALICE,
   ALICE_TESTNET,
   BOB,
   EXPIRED_OWNER,
   importNamesFile,
+  longForm,
   NAMES_FILE,
   shortForm,
 } from '../../../test/fixtures/mns/index.js';
@@ -12,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/dat
 import { type Database, openDatabase } from '../../db/orm.js';
 import { seedDemoNames } from './demo.js';
 import { createMnsProvider, MNS_INFO } from './provider.js';
-import { countNames } from './store.js';
+import { countNames, findPrimaryNames } from './store.js';
 
 describe('MNS naming provider', () => {
   let database: TestDatabase;
@@ -71,6 +72,31 @@ describe('MNS naming provider', () => {
         { key: 'bio', value: 'fixture', type: 'text' },
       ],
     });
+  });
+
+  it('answers many names in one statement, in input order, as records() would', async () => {
+    const mns = createMnsProvider(db);
+    const asked = ['bob.snow', 'ALICE', 'old.snow', 'not a name', 'nobody.snow', 'alice.snow'];
+    const query = vi.spyOn(db, 'query');
+    let many: Awaited<ReturnType<NonNullable<typeof mns.recordsMany>>>;
+    try {
+      many = await (mns.recordsMany as NonNullable<typeof mns.recordsMany>)(asked);
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      query.mockRestore();
+    }
+    const one = await Promise.all(asked.map((name) => mns.records(name)));
+    expect(many).toEqual(one);
+    expect(many.map((r) => r?.name ?? null)).toEqual(['bob.snow', 'alice.snow', null, null, null, 'alice.snow']);
+    // alice.snow is on both networks: mainnet answers; bob.snow only on testnet.
+    expect(many[1]).toMatchObject({ caip2Id: 'move-mvmt:126', ownerAddress: ALICE });
+    expect(many[0]).toMatchObject({ caip2Id: 'move-mvmt:177', ownerAddress: BOB });
+    expect(await (mns.recordsMany as NonNullable<typeof mns.recordsMany>)([])).toEqual([]);
+  });
+
+  it('reads only the columns a reverse lookup answers with', async () => {
+    const [row] = await findPrimaryNames(db, '126', [longForm(ALICE)]);
+    expect(row).toEqual({ name: 'alice.snow', network: '126', owner: ALICE, ownerKey: longForm(ALICE) });
   });
 
   it('lists live names by prefix, in name order, once across networks', async () => {

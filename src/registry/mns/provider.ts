@@ -4,7 +4,7 @@ import { enabled } from '../../providers/status.js';
 import { normalizeMoveAddress } from './address.js';
 import { InvalidNameError, normalizeMnsName } from './name.js';
 import { caip2IdOf, MNS_NETWORKS, type MnsNetwork } from './networks.js';
-import { findNames, findNamesByPrefix, findPrimaryNames, type MnsName } from './store.js';
+import { findNamesByPrefix, findNamesOn, findPrimaryNames, type MnsName } from './store.js';
 
 /**
  * MNS is the operator's own naming service (Snowball's Modular Naming Service, `.snow` names on
@@ -21,7 +21,7 @@ export const MNS_INFO: NamingProviderInfo = {
 };
 
 /** Of one name's rows on several networks, the one that answers: mainnet wins. */
-export function preferred(rows: readonly MnsName[]): MnsName | null {
+export function preferred<T extends Pick<MnsName, 'network'>>(rows: readonly T[]): T | null {
   for (const network of MNS_NETWORKS) {
     const row = rows.find((r) => r.network === network);
     if (row) return row;
@@ -51,18 +51,28 @@ export function createMnsProvider(
   db: Pick<Database, 'query'>,
   networks: readonly MnsNetwork[] = MNS_NETWORKS,
 ): NamingProvider {
-  const lookup = async (name: string): Promise<MnsName | null> => {
-    let normalized: string;
+  // A string that cannot be an MNS name is simply not one: null, never an error.
+  const normalizeOrNull = (name: string): string | null => {
     try {
-      normalized = normalizeMnsName(name);
+      return normalizeMnsName(name);
     } catch (err) {
-      // A string that cannot be an MNS name is simply not one.
       if (err instanceof InvalidNameError) return null;
       throw err;
     }
-    const rows = await Promise.all(networks.map((n) => findNames(db, n, [normalized])));
-    return preferred(rows.flat());
   };
+  /** The answering row of each of `names`, in input order; one query for all names and networks. */
+  const lookupMany = async (names: readonly string[]): Promise<(MnsName | null)[]> => {
+    const normalized = names.map(normalizeOrNull);
+    const wanted = [...new Set(normalized.filter((n): n is string => n !== null))];
+    const byName = new Map<string, MnsName[]>();
+    for (const row of await findNamesOn(db, networks, wanted)) {
+      const rows = byName.get(row.name);
+      if (rows) rows.push(row);
+      else byName.set(row.name, [row]);
+    }
+    return normalized.map((n) => (n === null ? null : preferred(byName.get(n) ?? [])));
+  };
+  const lookup = async (name: string): Promise<MnsName | null> => (await lookupMany([name]))[0] ?? null;
   return {
     info: MNS_INFO,
     status: enabled,
@@ -79,6 +89,11 @@ export function createMnsProvider(
     async records(name) {
       const row = await lookup(name);
       return row ? toNameRecord(row) : null;
+    },
+    // A search page lists up to 50 registry names; this reads them in one statement instead of one
+    // per name and network.
+    async recordsMany(names) {
+      return (await lookupMany(names)).map((row) => (row ? toNameRecord(row) : null));
     },
     async candidates(prefix, limit) {
       const p = prefix.trim().normalize('NFC').toLowerCase();

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../graphql/context.js';
 import { Price } from '../../graphql/credits-directive.js';
 import { notFound } from '../../graphql/errors.js';
 import { caip2IdOf } from '../../registry/mns/networks.js';
-import type { MnsName } from '../../registry/mns/store.js';
+import type { MnsName, MnsPrimaryName } from '../../registry/mns/store.js';
 import { addressArg, batchArg, nameArg, networksArg } from './inputs.js';
 import { loaderKey, loadFirst, resolutionLoaders } from './loaders.js';
 import { type MetadataEntry, NameMetadata, NameOwner, PrimaryName, SubName } from './types.js';
@@ -17,7 +17,7 @@ const toOwner = (row: MnsName): NameOwner =>
     network: row.network,
   });
 
-const toPrimary = (address: string, row: MnsName): PrimaryName => ({
+const toPrimary = (address: string, row: MnsPrimaryName): PrimaryName => ({
   address,
   name: row.name,
   owner: row.owner,
