@@ -3,10 +3,11 @@ import { dirname, resolve } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { type AbstractSqlConnection, type EntityManager, NodeSqliteDialect, SqliteDriver } from '@mikro-orm/sql';
+import { type AbstractSqlConnection, type EntityManager, SqliteDriver } from '@mikro-orm/sql';
 import { CompiledQuery, type QueryResult } from 'kysely';
 import { entities } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
+import { CachedNodeSqliteDialect } from './node-sqlite-dialect.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
 
@@ -42,7 +43,7 @@ function ormOptions(databaseUrl: string): Parameters<typeof MikroORM.init>[0] {
   }
   const path = databaseUrl.slice('file:'.length);
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-  return { ...common, driver: SqliteDriver, dbName: path, driverOptions: new NodeSqliteDialect(path) };
+  return { ...common, driver: SqliteDriver, dbName: path, driverOptions: new CachedNodeSqliteDialect(path) };
 }
 
 /** Opens the database and brings its schema up to date with the committed migrations. */
