@@ -1,4 +1,5 @@
 import type { Database } from '../db/orm.js';
+import { prefixUpperBound } from '../db/prefix-range.js';
 import type { NameRecord } from '../providers/naming/types.js';
 
 export interface IndexedName {
@@ -139,18 +140,4 @@ function decodeRecord(json: string): NameRecord {
     expireAt: raw.expireAt === null ? null : new Date(raw.expireAt),
     registeredAt: raw.registeredAt === null ? null : new Date(raw.registeredAt),
   };
-}
-
-/**
- * The smallest string above every string starting with `prefix`, so `name >= prefix and name < bound`
- * is an index range scan. Both databases compare the column bytewise and UTF-8 byte order is code point
- * order, so bumping the last code point is exact.
- */
-export function prefixUpperBound(prefix: string): string {
-  const points = Array.from(prefix);
-  const last = points.pop();
-  if (last === undefined) throw new RangeError('empty prefix');
-  const next = (last.codePointAt(0) as number) + 1;
-  // The surrogate block holds no characters; the next one after it is U+E000.
-  return points.join('') + String.fromCodePoint(next === 0xd800 ? 0xe000 : next);
 }

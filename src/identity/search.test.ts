@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/databa
 import { type Database, openDatabase } from '../db/orm.js';
 import type { NameRecord, NamingProvider } from '../providers/naming/types.js';
 import { disabled, enabled, UpstreamError } from '../providers/status.js';
-import { NameIndex, prefixUpperBound } from './name-index.js';
+import { NameIndex } from './name-index.js';
 import { namingProviders } from './providers.js';
 import { IdentitySearch, InvalidQueryError, MAX_PREFIX_MATCHES, ProvidersUnavailableError } from './search.js';
 
@@ -324,14 +324,5 @@ describe('IdentitySearch', () => {
     expect(names(page)).toEqual(['n0000.snow', 'n0001.snow', 'n0002.snow']);
     // Records are read for the page only, not for every listed name.
     expect(big.calls.filter((c) => c.startsWith('records')).length).toBe(4);
-  });
-});
-
-describe('prefixUpperBound', () => {
-  it('bounds exactly the strings starting with the prefix', () => {
-    expect(prefixUpperBound('ali')).toBe('alj');
-    expect(prefixUpperBound('a\uD7FF')).toBe('a\uE000');
-    expect('alice' < prefixUpperBound('ali') && 'alj' >= prefixUpperBound('ali')).toBe(true);
-    expect(() => prefixUpperBound('')).toThrow();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { prefixUpperBound } from '../../db/prefix-range.js';
 import { normalizeMoveAddress } from './address.js';
-import { InvalidNameError, normalizeMnsName, parentOf, prefixUpperBound } from './name.js';
+import { InvalidNameError, normalizeMnsName, parentOf } from './name.js';
 import { InvalidNetworkError, networksOf } from './networks.js';
 
 describe('MNS names', () => {

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/orm.js';
+import { prefixUpperBound } from '../../db/prefix-range.js';
 import { txtRecordType } from '../../providers/naming/txt-records.js';
 import type { ChainAddress, TxtRecord, TxtRecordType } from '../../providers/naming/types.js';
-import { prefixUpperBound } from './name.js';
 import type { MnsNetwork } from './networks.js';
 
 /** One registered name on one network, as stored by `names:import`. */
