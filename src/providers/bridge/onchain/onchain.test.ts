@@ -1,8 +1,20 @@
 import { type Address, createPublicClient, createWalletClient, type Hash, http, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Anvil, startAnvil } from '../../../../test/support/anvil.js';
 import { UpstreamError } from '../../status.js';
-import { type AnvilNode, startAnvil } from './anvil.test-helper.js';
 import { checkSourceTransaction } from './index.js';
+
+/** Raw JSON-RPC, for anvil's evm_* methods that a viem public client has no action for. */
+async function rpc(node: Anvil, method: string, params: unknown[] = []): Promise<unknown> {
+  const res = await fetch(node.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
 
 /**
  * Init code that deploys the 4-byte runtime `PUSH1 0 DUP1 REVERT` (0x600080fd): CODECOPY the 4 bytes
@@ -11,7 +23,7 @@ import { checkSourceTransaction } from './index.js';
 const REVERTER_INIT = '0x6004600c60003960046000f3600080fd';
 const ANVIL_CHAIN_ID = 31337;
 
-let node: AnvilNode;
+let node: Anvil;
 let sender: Address;
 let recipient: Address;
 let wallet: ReturnType<typeof createWalletClient>;
@@ -81,7 +93,7 @@ describe('checkSourceTransaction against anvil', () => {
   });
 
   it('reports a transaction waiting in the pool as PENDING, then SUCCESS once mined', async () => {
-    await node.rpc('evm_setAutomine', [false]);
+    await rpc(node, 'evm_setAutomine', [false]);
     try {
       const hash: Hash = await wallet.sendTransaction({
         account: sender,
@@ -91,10 +103,10 @@ describe('checkSourceTransaction against anvil', () => {
         gas: 21_000n,
       });
       expect(await check(hash)).toEqual({ state: 'PENDING' });
-      await node.rpc('evm_mine');
+      await rpc(node, 'evm_mine');
       expect((await check(hash)).state).toBe('SUCCESS');
     } finally {
-      await node.rpc('evm_setAutomine', [true]);
+      await rpc(node, 'evm_setAutomine', [true]);
     }
   });
 
