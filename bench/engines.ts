@@ -15,7 +15,6 @@
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,8 +22,9 @@ import type { Request } from 'autocannon';
 import { firstDifference } from './lib/compare.js';
 import { type BenchDatabase, createBenchDatabase } from './lib/dataset.js';
 import { type LoadResult, load } from './lib/load.js';
+import { machineMeta } from './lib/machine.js';
 import { type Child, freePort, startChild, withRssPeak } from './lib/processes.js';
-import { batchBody, PRIMARY_NAME, PRIMARY_NAMES, searchQueries } from './lib/scenarios.js';
+import { batchBody, gql, PRIMARY_NAME, PRIMARY_NAMES, searchQueries } from './lib/scenarios.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -74,18 +74,6 @@ interface Operation {
   title: string;
   requests: Request[];
 }
-
-const gql = (
-  operationName: string,
-  query: string,
-  variables: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): Request => ({
-  method: 'POST',
-  path: '/graphql',
-  headers: { 'content-type': 'application/json', ...headers },
-  body: JSON.stringify({ operationName, query, variables }),
-});
 
 const addressesOf = (body: string): string[] => (JSON.parse(body) as { addresses: string[] }).addresses;
 
@@ -266,19 +254,6 @@ async function measure(target: Child, requests: Request[]): Promise<{ result: Lo
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
 
-function gitCommit(): string {
-  try {
-    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'bench'], {
-      cwd: root,
-      encoding: 'utf8',
-    }).trim();
-    return dirty ? `${sha} (with uncommitted changes in src/ or bench/)` : sha;
-  } catch {
-    return 'unknown';
-  }
-}
-
 function versionOf(pkg: string): string {
   try {
     const out = execFileSync('npm', ['ls', pkg, '--depth=0', '--json'], {
@@ -429,11 +404,7 @@ async function main(): Promise<void> {
 
     const report: EnginesReport = {
       meta: {
-        date: new Date().toISOString(),
-        node: process.versions.node,
-        cpus: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}`,
-        memory: `${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM`,
-        commit: gitCommit(),
+        ...machineMeta(root),
         versions: Object.fromEntries(
           [
             '@apollo/gateway',

@@ -8,9 +8,8 @@
  * connections and time.
  */
 import 'reflect-metadata';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +18,7 @@ import type { Request } from 'autocannon';
 import { firstDifference } from './lib/compare.js';
 import { BENCH_CREDITS, type BenchDatabase, createBenchDatabase } from './lib/dataset.js';
 import { type LoadResult, load } from './lib/load.js';
+import { machineMeta } from './lib/machine.js';
 import { type Child, freePort, startChild, withRssPeak } from './lib/processes.js';
 import { type ProfileSummary, summarize } from './lib/profile.js';
 import {
@@ -303,16 +303,6 @@ async function benchDatabase(kind: 'sqlite' | 'postgresql'): Promise<DatabaseRep
   return report;
 }
 
-function gitCommit(): string {
-  try {
-    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: root, encoding: 'utf8' }).trim();
-    return dirty ? `${sha} (with uncommitted changes in src/)` : sha;
-  } catch {
-    return 'unknown';
-  }
-}
-
 const PROFILED = ['public-name', 'public-names-1000', 'partner-stats', 'partner-search', 'graphql-name'];
 
 /**
@@ -397,11 +387,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const report: Report = {
     meta: {
-      date: new Date().toISOString(),
-      node: process.versions.node,
-      cpus: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}`,
-      memory: `${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM`,
-      commit: gitCommit(),
+      ...machineMeta(root),
       quick: flags.quick,
       ...settings,
     },

@@ -48,7 +48,8 @@ export const IDENTITY_SEARCH = /* GraphQL */ `query IdentitySearch($query: Strin
   }
 }`;
 
-const gql = (
+/** A GraphQL request for autocannon. */
+export const gql = (
   operationName: string,
   query: string,
   variables: Record<string, unknown>,
