@@ -18,7 +18,7 @@ export interface Reservation {
 }
 
 export interface Charge {
-  /** What was charged, e.g. the root field `searchIdentities`. */
+  /** What was charged, e.g. the root field `identitySearch`. */
   operation: string;
   credits: number;
 }

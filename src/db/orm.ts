@@ -3,9 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { type AbstractSqlConnection, type EntityManager, SqliteDriver } from '@mikro-orm/sql';
+import { type AbstractSqlConnection, SqliteDriver } from '@mikro-orm/sql';
 import { CompiledQuery, type QueryResult } from 'kysely';
-import { entities } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
 import { CachedNodeSqliteDialect } from './node-sqlite-dialect.js';
 
@@ -14,8 +13,6 @@ export type Dialect = 'sqlite' | 'postgresql';
 export interface Database {
   orm: Awaited<ReturnType<typeof MikroORM.init>>;
   dialect: Dialect;
-  /** A fresh fork of the entity manager; never share one across requests. */
-  em(): EntityManager;
   /** Runs a statement and returns its rows (`RETURNING` works on both dialects). */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Runs a statement and returns the number of rows it changed. */
@@ -32,7 +29,11 @@ export function dialectOf(databaseUrl: string): Dialect {
 
 function ormOptions(databaseUrl: string): Parameters<typeof MikroORM.init>[0] {
   const common = {
-    entities,
+    // Every table is read and written with hand-written SQL through `query`/`run` below (one statement
+    // text per dialect-neutral query, bound parameters); MikroORM provides the connections, the
+    // transactions and the migrations, so no entity metadata is declared.
+    entities: [],
+    discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
     migrations: { migrationsList, tableName: 'cipgate_migrations', snapshot: false, silent: true },
     debug: false,
@@ -90,7 +91,6 @@ export async function openDatabase(databaseUrl: string): Promise<Database> {
   return {
     orm,
     dialect,
-    em: () => orm.em.fork() as EntityManager,
     ...root,
     transaction: (fn) => connection.transactional((trx) => fn(makeHandle(trx as unknown as Executor))),
     close: () => orm.close(true),
