@@ -9,10 +9,12 @@ import { buildSupergraph } from './gateway/supergraph.js';
 import type { RequestContext } from './graphql/context.js';
 import { contextFor } from './graphql/request-context.js';
 import { authPlugin } from './http/auth.js';
-import { errorHandlerPlugin } from './http/error-handler.js';
+import { errorHandlerPlugin, frameworkErrorHandler } from './http/error-handler.js';
+import { redactedPaths, redactKeys, requestSerializer } from './http/log-redaction.js';
 import { rateLimitPlugin } from './http/rate-limit.js';
 import { restPlugin } from './rest/plugin.js';
 import { restRoutes } from './rest/routes/index.js';
+import { nameSchema } from './rest/routes/public.schemas.js';
 import { createServices, type Services } from './services.js';
 import type { SubgraphDefinition } from './subgraphs/subgraph.js';
 
@@ -41,10 +43,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         : {
             level: config.logLevel,
             ...(options.logStream ? { stream: options.logStream } : {}),
-            // Keys are secrets: never let one reach a log line, whatever gets logged later.
-            redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', 'apiKey'], censor: '[redacted]' },
+            // Keys are secrets: never let one reach a log line, whatever gets logged later — a key sent in a
+            // query string, or one echoed inside an error message, included.
+            serializers: { req: requestSerializer },
+            redact: { paths: redactedPaths, censor: '[redacted]' },
+            hooks: { streamWrite: redactKeys },
           },
     bodyLimit: config.bodyLimitBytes,
+    // Router errors (bad percent-encoding, over-long parameter) in the interface's shape with a request id.
+    frameworkErrors: frameworkErrorHandler,
+    // The router measures a decoded parameter in UTF-16 units, the schema in characters: leave room for a
+    // name of astral characters (emoji), so the schema and not the router says when a name is too long.
+    routerOptions: { maxParamLength: 2 * nameSchema.maxLength },
     trustProxy: true,
     requestIdHeader: false,
     genReqId: (req) => {

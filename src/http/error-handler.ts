@@ -1,13 +1,34 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError, sendError } from './errors.js';
 
+const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+
+/**
+ * Errors the router raises before any hook runs (Fastify's `frameworkErrors` option): without this they
+ * answer Fastify's own body without `x-request-id`. Their messages would echo the path, which can hold a key.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(request, reply, 414, 'A path parameter is too long');
+  if (error.code === 'FST_ERR_BAD_URL') return sendError(request, reply, 400, 'Malformed percent-encoding in the URL');
+  request.log.error({ err: error }, 'request failed');
+  return sendError(request, reply, 500, 'Internal server error');
+}
+
 /** Turns every failure into the interface's error body: validation → 400, unknown route → 404, bugs → 500. */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
-  // Unknown paths count against the rate limit too, so scanning them is not free.
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) =>
-    sendError(request, reply, 404, `Cannot ${request.method} ${request.url.split('?')[0]}`),
-  );
+  // Unknown paths still pass the auth hook's rate limits (it runs on every request), so scanning is not free.
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    // A known path asked with another method is a 405 naming the methods it has, not a 404.
+    const allowed = METHODS.filter((method) => method !== request.method && app.findRoute({ method, url: path }));
+    if (allowed.length) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(request, reply, 405, `Cannot ${request.method} ${path}: use ${allowed.join(' or ')}`);
+    }
+    return sendError(request, reply, 404, `Cannot ${request.method} ${path}`);
+  });
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
       reply.headers(error.headers);

@@ -3,14 +3,35 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 /** Which of the two interfaces a path belongs to: each has its own error body. */
 export type Surface = 'partner' | 'public' | 'graphql' | 'other';
 
-export const surfaceOf = (url: string): Surface =>
-  url.startsWith('/partners')
+/**
+ * Decided on the decoded path, as the router routes it: `/%70artners/stats` reaches the partner routes,
+ * so it must get the partner shape (and the partner's key check) too.
+ */
+export const surfaceOf = (url: string): Surface => {
+  const path = decodedPath(url);
+  return path.startsWith('/partners')
     ? 'partner'
-    : url.startsWith('/api/public')
+    : path.startsWith('/api/public')
       ? 'public'
-      : url.startsWith('/graphql')
+      : path.startsWith('/graphql')
         ? 'graphql'
         : 'other';
+};
+
+/**
+ * The path part of a request URL, percent-decoded run by run so that one malformed escape (`%zz`) later
+ * in the path does not hide which interface the earlier segments name.
+ */
+export function decodedPath(url: string): string {
+  const path = url.split(/[?#]/, 1)[0] ?? '';
+  return path.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -20,6 +41,7 @@ const REASONS: Record<number, string> = {
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
