@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type ApolloFastifyContextFunction, fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase } from './db/orm.js';
 import { createGraphqlServer } from './gateway/server.js';
@@ -11,7 +10,7 @@ import { contextFor } from './graphql/request-context.js';
 import { authPlugin } from './http/auth.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './http/error-handler.js';
 import { redactedPaths, redactKeys, requestSerializer } from './http/log-redaction.js';
-import { rateLimitPlugin } from './http/rate-limit.js';
+import { rateLimitPlugin, trustProxyOption } from './http/rate-limit.js';
 import { restPlugin } from './rest/plugin.js';
 import { restRoutes } from './rest/routes/index.js';
 import { nameSchema } from './rest/routes/public.schemas.js';
@@ -55,7 +54,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // The router measures a decoded parameter in UTF-16 units, the schema in characters: leave room for a
     // name of astral characters (emoji), so the schema and not the router says when a name is too long.
     routerOptions: { maxParamLength: 2 * nameSchema.maxLength },
-    trustProxy: true,
+    // Believe X-Forwarded-For only from configured proxies: otherwise anyone could pick their own address
+    // and with it a fresh rate-limit bucket.
+    trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -75,9 +76,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const db = await openDatabase(config.databaseUrl);
   const services = await createServices(config, db, http.log);
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 })
-    : undefined;
 
   const supergraph = buildSupergraph(options.subgraphs);
   const apollo = await createGraphqlServer(supergraph, {
@@ -85,7 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     subgraphUrls: config.subgraphUrls,
   });
 
-  await http.register(rateLimitPlugin, { config, redis });
+  await http.register(rateLimitPlugin, { config });
   await http.register(errorHandlerPlugin);
   await http.register(authPlugin, { services });
 
@@ -93,10 +91,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   http.get('/readyz', async (_request, reply) => {
     try {
       await db.query('select 1 as ok');
-      return { status: 'ready' };
     } catch {
       return reply.code(503).send({ status: 'database unreachable' });
     }
+    // Without Redis, limits still hold per process: serve, but say so.
+    if ((await http.rateLimits.counters.probe()) === 'unreachable') return { status: 'degraded', redis: 'unreachable' };
+    return { status: 'ready' };
   });
 
   const graphqlContext: ApolloFastifyContextFunction<RequestContext> = async (request) => contextFor(request, services);
@@ -113,7 +113,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await http.close();
       await apollo.stop();
       await services.close();
-      redis?.disconnect();
       await db.close();
     },
   };

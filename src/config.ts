@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * Configuration comes only from environment variables, validated once at start-up so that a bad value
  * stops the process with a message naming the variable, instead of surfacing later as a 500.
@@ -12,7 +14,9 @@ export interface Config {
   /** Introspection and the Apollo Sandbox landing page on /graphql. */
   graphqlExplorer: boolean;
   bodyLimitBytes: number;
-  rateLimit: { windowMs: number; partnerMax: number; publicMax: number };
+  rateLimit: { windowMs: number; partnerMax: number; publicMax: number; failedAuthMax: number };
+  /** Fastify's `trustProxy`: which hops' `X-Forwarded-For` to believe for the client address. */
+  trustProxy: false | number | string[];
   credits: { reservationTtlMs: number };
   /** Create a labelled sandbox partner (and demo names) on first start. */
   sandboxSeed: boolean;
@@ -49,6 +53,16 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** What proxy-addr (behind Fastify's `trustProxy`) accepts: an address, a CIDR, or a named range. */
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -128,6 +142,19 @@ export function loadConfig(env: Env = process.env): Config {
     } else subgraphUrls[name] = value;
   }
 
+  const trustProxy = ((): Config['trustProxy'] => {
+    const raw = str('TRUST_PROXY');
+    if (raw === undefined || ['false', 'off', 'no', '0'].includes(raw.toLowerCase())) return false;
+    if (/^\d+$/.test(raw)) return int('TRUST_PROXY', 0, 1, 32);
+    const entries = raw.split(',').map((entry) => entry.trim());
+    const bad = entries.find((entry) => !isProxyAddress(entry));
+    if (bad === undefined) return entries;
+    problems.push(
+      `TRUST_PROXY must be false, a hop count, or a comma-separated list of proxy addresses/CIDRs, got "${bad}"`,
+    );
+    return false;
+  })();
+
   const lifiUrl = url('LIFI_API_URL', ['http:', 'https:']);
   const acrossUrl = url('ACROSS_API_URL', ['http:', 'https:']);
   const config: Config = {
@@ -142,7 +169,9 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: int('RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
       partnerMax: int('RATE_LIMIT_PARTNER_MAX', 600, 1, 10_000_000),
       publicMax: int('RATE_LIMIT_PUBLIC_MAX', 1200, 1, 10_000_000),
+      failedAuthMax: int('RATE_LIMIT_FAILED_AUTH_MAX', 20, 1, 10_000_000),
     },
+    trustProxy,
     credits: { reservationTtlMs: int('CREDIT_RESERVATION_TTL_MS', 120_000, 1000, 3_600_000) },
     sandboxSeed: bool('SANDBOX_SEED', embedded),
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 4000, 50, 120_000),

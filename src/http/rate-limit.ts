@@ -1,39 +1,228 @@
-import { createHash } from 'node:crypto';
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { HttpError, surfaceOf } from './errors.js';
+import { HttpError, type Surface } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimits: RateLimits;
+  }
+}
+
+/** How long a request may wait on Redis before its counter falls back to this process's memory. */
+const REDIS_COMMAND_TIMEOUT_MS = 50;
+/** After a failed Redis command, how long to count in memory before trying Redis again. */
+const REDIS_RETRY_AFTER_MS = 1000;
 
 /**
- * Per API key on the partner interface (and on /graphql when a key is sent), per client address
- * elsewhere. Counters live in Redis when it is configured, so every process shares one budget.
- * Rate limiting runs before authentication and execution, so a 429 never costs credits.
+ * Fixed-window counter. `cost` 0 only reads, so a blocked address can be refused without counting.
+ * The expiry is (re)set whenever missing, so a key can never outlive its window.
  */
-export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { config: Config; redis?: Redis }) => {
-  const { windowMs, partnerMax, publicMax } = opts.config.rateLimit;
-  await app.register(rateLimit, {
-    global: true,
-    timeWindow: windowMs,
-    redis: opts.redis,
-    nameSpace: 'cipgate-rl:',
-    skipOnError: true,
-    allowList: (request) => request.url === '/healthz' || request.url === '/readyz',
-    keyGenerator: (request) => {
-      const key = request.headers['x-api-key'];
-      // Hash so that keys never sit in Redis or memory dumps in the clear.
-      if (typeof key === 'string' && key) return `key:${createHash('sha256').update(key).digest('base64url')}`;
-      return `ip:${request.ip}`;
-    },
-    max: (_request, key) => (key.startsWith('key:') ? partnerMax : publicMax),
-    errorResponseBuilder: (request, context) =>
-      new HttpError(
-        429,
-        surfaceOf(request.url) === 'partner'
-          ? `Rate limit exceeded: ${context.max} requests per ${context.after}; retry in ${Math.ceil(context.ttl / 1000)} s`
-          : `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`,
-        { 'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
-      ),
+const HIT_SCRIPT = `
+local n
+if tonumber(ARGV[2]) > 0 then
+  n = redis.call('INCRBY', KEYS[1], ARGV[2])
+else
+  n = tonumber(redis.call('GET', KEYS[1]) or '0')
+end
+local ttl = redis.call('PTTL', KEYS[1])
+if n > 0 and ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {n, ttl}`;
+
+export interface Count {
+  count: number;
+  /** Milliseconds until the window resets. */
+  resetMs: number;
+}
+
+export type RedisHealth = 'none' | 'ok' | 'unreachable';
+
+/**
+ * Counters in Redis so every process shares one budget; when Redis is unreachable or slow they continue
+ * in this process's memory, so limits stay on and no request waits on a dead dependency.
+ */
+export class Counters {
+  private readonly memory = new Map<string, { count: number; resetAt: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+  private degraded = false;
+  private closed = false;
+  private retryAt = 0;
+
+  constructor(
+    private readonly windowMs: number,
+    private readonly log: FastifyBaseLogger,
+    private readonly redis?: Redis,
+  ) {
+    this.sweeper = setInterval(() => this.sweep(), windowMs).unref();
+    redis?.on('error', () => this.setDegraded(true));
+    redis?.on('close', () => this.setDegraded(true));
+    redis?.on('ready', () => {
+      this.retryAt = 0;
+      this.setDegraded(false);
+    });
+  }
+
+  get health(): RedisHealth {
+    return !this.redis ? 'none' : this.degraded ? 'unreachable' : 'ok';
+  }
+
+  async hit(bucket: string, cost = 1): Promise<Count> {
+    if (this.redis && this.redis.status === 'ready' && Date.now() >= this.retryAt) {
+      try {
+        const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, `cipgate-rl:${bucket}`, this.windowMs, cost)) as [
+          number,
+          number,
+        ];
+        this.setDegraded(false);
+        return { count, resetMs: ttl > 0 ? ttl : this.windowMs };
+      } catch {
+        this.retryAt = Date.now() + REDIS_RETRY_AFTER_MS;
+        this.setDegraded(true);
+      }
+    } else if (this.redis) this.setDegraded(true);
+    return this.hitMemory(bucket, cost);
+  }
+
+  /** Asks Redis directly (bounded by the command timeout), for readiness probes. */
+  async probe(): Promise<RedisHealth> {
+    if (!this.redis) return 'none';
+    try {
+      if (this.redis.status !== 'ready') throw new Error(this.redis.status);
+      await this.redis.ping();
+      this.setDegraded(false);
+    } catch {
+      this.setDegraded(true);
+    }
+    return this.health;
+  }
+
+  close(): void {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    this.redis?.disconnect();
+  }
+
+  private hitMemory(bucket: string, cost: number): Count {
+    const now = Date.now();
+    let entry = this.memory.get(bucket);
+    if (!entry || entry.resetAt <= now) {
+      entry = { count: 0, resetAt: now + this.windowMs };
+      if (cost > 0) this.memory.set(bucket, entry);
+    }
+    entry.count += cost;
+    return { count: entry.count, resetMs: entry.resetAt - now };
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [bucket, entry] of this.memory) if (entry.resetAt <= now) this.memory.delete(bucket);
+  }
+
+  private setDegraded(degraded: boolean): void {
+    if (degraded === this.degraded || this.closed) return;
+    this.degraded = degraded;
+    if (degraded) this.log.warn('Redis unreachable: rate limits continue per process, in memory');
+    else this.log.info('Redis reachable again: rate limits are shared again');
+  }
+}
+
+/**
+ * Who pays for a request: a verified key's partner (partner id, so all of a partner's keys share one
+ * budget), otherwise the client address. Keys that fail verification also fill a smaller per-address
+ * bucket, so guessing keys, or sending a made-up key per request, is limited too.
+ */
+export class RateLimits {
+  constructor(
+    readonly counters: Counters,
+    private readonly limits: Config['rateLimit'],
+  ) {}
+
+  async address(request: FastifyRequest, surface: Surface): Promise<void> {
+    const { count, resetMs } = await this.counters.hit(`ip:${request.ip}`);
+    if (count > this.limits.publicMax) throw tooMany(surface, this.limits.publicMax, this.limits.windowMs, resetMs);
+  }
+
+  async partner(partnerId: string, surface: Surface): Promise<void> {
+    const { count, resetMs } = await this.counters.hit(`partner:${partnerId}`);
+    if (count > this.limits.partnerMax) throw tooMany(surface, this.limits.partnerMax, this.limits.windowMs, resetMs);
+  }
+
+  /** Before verifying a key: refuses an address that already used up its failed-key budget. */
+  async refuseGuessing(request: FastifyRequest, surface: Surface): Promise<void> {
+    const { count, resetMs } = await this.counters.hit(`fail:${request.ip}`, 0);
+    if (count >= this.limits.failedAuthMax) throw tooManyFailures(surface, resetMs);
+  }
+
+  /** After a key failed verification: counts it against the address and the failed-key bucket. */
+  async failedKey(request: FastifyRequest, surface: Surface): Promise<void> {
+    await this.address(request, surface);
+    const { count, resetMs } = await this.counters.hit(`fail:${request.ip}`);
+    if (count > this.limits.failedAuthMax) throw tooManyFailures(surface, resetMs);
+  }
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+const tooMany = (surface: Surface, max: number, windowMs: number, resetMs: number) =>
+  new HttpError(
+    429,
+    surface === 'partner'
+      ? `Rate limit exceeded: ${max} requests per ${seconds(windowMs)} s; retry in ${seconds(resetMs)} s`
+      : `Too many requests; retry in ${seconds(resetMs)} s`,
+    { 'retry-after': String(seconds(resetMs)) },
+  );
+
+const tooManyFailures = (surface: Surface, resetMs: number) =>
+  new HttpError(
+    429,
+    surface === 'partner'
+      ? `Too many requests with invalid API keys; retry in ${seconds(resetMs)} s`
+      : `Too many requests; retry in ${seconds(resetMs)} s`,
+    { 'retry-after': String(seconds(resetMs)) },
+  );
+
+/** Fastify takes a hop count at run time, but its types do not: the same rule as a function. */
+export const trustProxyOption = (
+  trust: Config['trustProxy'],
+): boolean | string[] | ((_: string, hop: number) => boolean) =>
+  typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+
+/** Waits briefly for a first connection, so a healthy Redis is shared from the first request. */
+async function connect(url: string): Promise<Redis> {
+  const redis = new Redis(url, {
+    connectTimeout: 1000,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    // Fail at once while disconnected instead of queueing: the request counts in memory meanwhile.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   });
+  // Without a listener ioredis prints every connection error; Counters records the state instead.
+  redis.on('error', () => {});
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, 1000);
+    redis.once('ready', done);
+  });
+  return redis;
+}
+
+/**
+ * Decorates the app with `rateLimits`; the auth hook calls it once it knows who is asking, so limits apply
+ * to verified identities and a 429 is decided before any work (and never costs credits).
+ */
+export const rateLimitPlugin = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
+  const redis = config.redisUrl ? await connect(config.redisUrl) : undefined;
+  const counters = new Counters(config.rateLimit.windowMs, app.log, redis);
+  await counters.probe(); // a start without Redis is logged once, like a later outage
+  app.decorate('rateLimits', new RateLimits(counters, config.rateLimit));
+  app.addHook('onClose', async () => counters.close());
 });
