@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { type BridgeService, createBridgeService } from './bridge/service.js';
 import type { Config } from './config.js';
+import { sweepIdempotencyRecords } from './credits/idempotency.js';
 import { CreditLedger } from './credits/ledger.js';
 import type { Database } from './db/orm.js';
 import { NameIndex } from './identity/name-index.js';
@@ -31,7 +32,10 @@ export async function createServices(config: Config, db: Database, log: Logger):
   // Holds left by a crashed process are released on start and then periodically by every process.
   await ledger.sweepExpired();
   const sweeper = setInterval(
-    () => void ledger.sweepExpired().catch((err) => log.warn({ err }, 'credit reservation sweep failed')),
+    () =>
+      void Promise.all([ledger.sweepExpired(), sweepIdempotencyRecords(db)]).catch((err) =>
+        log.warn({ err }, 'credit reservation sweep failed'),
+      ),
     Math.max(1000, Math.floor(config.credits.reservationTtlMs / 4)),
   );
   sweeper.unref();
@@ -58,6 +62,8 @@ export async function createServices(config: Config, db: Database, log: Logger):
     identity,
     async close() {
       clearInterval(sweeper);
+      // Answers already delivered must be charged before the connections close.
+      await ledger.whenSettled();
       clearInterval(indexSweeper);
     },
   };

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { generate } from '@graphql-codegen/cli';
+import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import config from '../codegen.js';
 import { buildSupergraph } from '../src/gateway/supergraph.js';
@@ -23,14 +24,33 @@ describe('committed schema and generated types', () => {
     expect(committed('src/graphql/generated/operations.ts')).toBe(output.content);
   });
 
-  it('prices come from the @credits declarations', () => {
-    expect(Object.fromEntries([...supergraph.prices].filter(([, p]) => p > 0))).toEqual({
-      identitySearch: 1,
-      bridgeChains: 1,
-      bridgeTokens: 1,
-      bridgeQuote: 2,
-      bridgeStatus: 1,
+  it('every root field of every operation type of the composed schema declares its price', () => {
+    const api = buildSchema(supergraph.apiSdl);
+    const declared: Record<string, number | undefined> = {};
+    for (const [operation, type] of [
+      ['query', api.getQueryType()],
+      ['mutation', api.getMutationType()],
+      ['subscription', api.getSubscriptionType()],
+    ] as const) {
+      for (const name of Object.keys(type?.getFields() ?? {})) {
+        declared[`${operation}.${name}`] = supergraph.prices.get(`${operation}.${name}`);
+      }
+    }
+    expect(declared).toEqual({
+      'query.stats': 0,
+      'query.identitySearch': 1,
+      'query.namingProviders': 0,
+      'query.bridgeChains': 1,
+      'query.bridgeTokens': 1,
+      'query.bridgeQuote': 2,
+      'query.bridgeStatus': 1,
+      'query.bridgeProviders': 0,
+      'query.nameOwner': 0,
+      'query.nameOwners': 0,
+      'query.primaryName': 0,
+      'query.primaryNames': 0,
+      'query.nameMetadata': 0,
     });
-    expect(supergraph.prices.get('stats')).toBe(0);
+    expect(supergraph.prices.size).toBe(Object.keys(declared).length);
   });
 });

@@ -25,7 +25,11 @@ export interface Charge {
 
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; available: number };
 
+type Tx = Pick<Database, 'query' | 'run'>;
+
 export class CreditLedger {
+  private readonly inFlight = new Map<string, Set<Promise<unknown>>>();
+
   constructor(
     private readonly db: Database,
     private readonly reservationTtlMs: number,
@@ -88,11 +92,22 @@ export class CreditLedger {
     });
   }
 
-  /** Charges `charges` (at most the reserved amount) and releases the remainder of the hold. */
-  async settle(reservation: Reservation, charges: Charge[], requestId: string): Promise<number> {
+  /**
+   * Charges `charges` (at most the reserved amount) and releases the remainder of the hold. Safe to call
+   * again for the same reservation (a retry after a lost reply): charges carry the reservation id, so a
+   * second settlement finds them and charges nothing more. `within` runs in the same transaction, so
+   * whatever it records (an idempotent answer) exists exactly when the charge does.
+   */
+  async settle(
+    reservation: Reservation,
+    charges: Charge[],
+    requestId: string,
+    within?: (tx: Tx) => Promise<void>,
+  ): Promise<number> {
     const total = charges.reduce((sum, c) => sum + c.credits, 0);
     if (total > reservation.credits) throw new Error(`charge ${total} exceeds reservation ${reservation.credits}`);
-    if (this.db.dialect === 'postgresql' && (await this.settlePg(reservation, charges, total, requestId))) return total;
+    if (this.db.dialect === 'postgresql' && !within && (await this.settlePg(reservation, charges, total, requestId)))
+      return total;
     return this.db.transaction(async (tx) => {
       const released = await tx.run('delete from credit_reservation where id = ?', [reservation.id]);
       if (released === 1) {
@@ -103,6 +118,11 @@ export class CreditLedger {
           [reservation.credits, total, total, reservation.partnerId],
         );
       } else if (total > 0) {
+        const earlier = await tx.query('select 1 as settled from ledger_entry where reservation_id = ? limit 1', [
+          reservation.id,
+        ]);
+        // Settled by an earlier attempt whose reply was lost: charging again would charge twice.
+        if (earlier.length) return total;
         // The sweeper already released this hold (the request outlived the TTL): charge only if the
         // balance still covers it, so an answer is never paid for with credits held by another request.
         const charged = await tx.run(
@@ -116,12 +136,53 @@ export class CreditLedger {
       for (const charge of charges) {
         if (charge.credits <= 0) continue;
         await tx.run(
-          'insert into ledger_entry (partner_id, kind, operation, credits, request_id, created_at) values (?, ?, ?, ?, ?, ?)',
-          [reservation.partnerId, 'charge', charge.operation.slice(0, 255), charge.credits, requestId, now],
+          'insert into ledger_entry (partner_id, kind, operation, credits, request_id, reservation_id, created_at) values (?, ?, ?, ?, ?, ?, ?)',
+          [reservation.partnerId, 'charge', charge.operation.slice(0, 255), charge.credits, requestId, reservation.id, now],
         );
       }
+      if (within) await within(tx);
       return total;
     });
+  }
+
+  /**
+   * Settles, retrying with back-off while the database refuses (out of connections, restarting), for up
+   * to the reservation TTL: an answered request must be charged, and the hold keeps its credits safe
+   * meanwhile. Never rejects; `whenSettled` lets a reader wait for a partner's settlements in flight.
+   */
+  settleReliably(
+    reservation: Reservation,
+    charges: Charge[],
+    requestId: string,
+    options: { within?: (tx: Tx) => Promise<void>; onError?: (err: unknown, attempt: number) => void } = {},
+  ): Promise<number | undefined> {
+    const deadline = Date.now() + this.reservationTtlMs;
+    const attempt = async (n: number): Promise<number | undefined> => {
+      try {
+        return await this.settle(reservation, charges, requestId, options.within);
+      } catch (err) {
+        options.onError?.(err, n);
+        const wait = Math.min(2000, 25 * 2 ** n);
+        if (Date.now() + wait > deadline) return undefined;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        return attempt(n + 1);
+      }
+    };
+    const settling = attempt(0);
+    let inFlight = this.inFlight.get(reservation.partnerId);
+    if (!inFlight) this.inFlight.set(reservation.partnerId, (inFlight = new Set()));
+    inFlight.add(settling);
+    void settling.finally(() => {
+      inFlight.delete(settling);
+      if (!inFlight.size) this.inFlight.delete(reservation.partnerId);
+    });
+    return settling;
+  }
+
+  /** Resolves once every settlement of this partner started by this process so far has finished. */
+  async whenSettled(partnerId?: string): Promise<void> {
+    const sets = partnerId ? [this.inFlight.get(partnerId)] : [...this.inFlight.values()];
+    await Promise.all(sets.flatMap((set) => [...(set ?? [])]));
   }
 
   /**
@@ -138,8 +199,8 @@ export class CreditLedger {
            from released r where p.id = r.partner_id
          returning p.id
        ), charged as (
-         insert into ledger_entry (partner_id, kind, operation, credits, request_id, created_at)
-         select s.id, 'charge', c.operation, c.credits, ?::text, ?::timestamptz
+         insert into ledger_entry (partner_id, kind, operation, credits, request_id, reservation_id, created_at)
+         select s.id, 'charge', c.operation, c.credits, ?::text, ?::uuid, ?::timestamptz
            from settled s cross join jsonb_to_recordset(?::jsonb) as c(operation text, credits int)
           where c.credits > 0
          returning 1
@@ -150,6 +211,7 @@ export class CreditLedger {
         total,
         total,
         requestId,
+        reservation.id,
         new Date().toISOString(),
         JSON.stringify(charges.map((c) => ({ operation: c.operation.slice(0, 255), credits: c.credits }))),
       ],

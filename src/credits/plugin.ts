@@ -1,37 +1,76 @@
 import type { ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
-import { type FragmentDefinitionNode, Kind, type SelectionSetNode } from 'graphql';
+import {
+  type FragmentDefinitionNode,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  getDirectiveValues,
+  getVariableValues,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { PriceTable } from '../gateway/prices.js';
 import type { RequestContext } from '../graphql/context.js';
 import { insufficientCredits, unauthenticated } from '../graphql/errors.js';
-import type { Reservation } from './ledger.js';
+import type { Charge, Reservation } from './ledger.js';
 
-interface RootField {
+export interface RootField {
   /** Alias or field name: where the field's answer lands in `data`. */
   responseKey: string;
   fieldName: string;
   price: number;
 }
 
-/** The root fields an operation selects, following fragments, each with its price. */
+/**
+ * The root fields an operation will execute, one per response key, as GraphQL execution collects them:
+ * fields merged under one key (`{ a { x } a { y } }`, a fragment spread three times) run once and are
+ * charged once; `@skip`/`@include` are honoured. Each carries its price; a field without one is a bug in
+ * the schema, so it fails here rather than being served free.
+ */
 export function rootFields(
-  selectionSet: SelectionSetNode,
+  operation: OperationDefinitionNode,
   fragments: Record<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown>,
   prices: PriceTable,
-  out: RootField[] = [],
 ): RootField[] {
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) {
-      const fieldName = selection.name.value;
-      if (fieldName.startsWith('__')) continue;
-      out.push({ responseKey: selection.alias?.value ?? fieldName, fieldName, price: prices.get(fieldName) ?? 0 });
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      rootFields(selection.selectionSet, fragments, prices, out);
-    } else {
-      const fragment = fragments[selection.name.value];
-      if (fragment) rootFields(fragment.selectionSet, fragments, prices, out);
+  const fields = new Map<string, RootField>();
+  const visited = new Set<string>();
+  const included = (node: SelectionNode) =>
+    getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+  const collect = (selectionSet: SelectionSetNode) => {
+    for (const selection of selectionSet.selections) {
+      if (!included(selection)) continue;
+      if (selection.kind === Kind.FIELD) {
+        const fieldName = selection.name.value;
+        const responseKey = selection.alias?.value ?? fieldName;
+        if (fieldName.startsWith('__') || fields.has(responseKey)) continue;
+        const price = prices.get(`${operation.operation}.${fieldName}`);
+        if (price === undefined) throw new Error(`root field ${operation.operation}.${fieldName} has no price`);
+        fields.set(responseKey, { responseKey, fieldName, price });
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        collect(selection.selectionSet);
+      } else if (!visited.has(selection.name.value)) {
+        visited.add(selection.name.value);
+        const fragment = fragments[selection.name.value];
+        if (fragment) collect(fragment.selectionSet);
+      }
     }
-  }
-  return out;
+  };
+  collect(operation.selectionSet);
+  return [...fields.values()];
+}
+
+/** Coerced variable values, or undefined when they do not coerce (execution then fails, unpaid). */
+function coercedVariables(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  raw: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  const result = getVariableValues(schema, operation.variableDefinitions ?? [], raw ?? {}, { maxErrors: 1 });
+  return result.coerced;
 }
 
 const plural = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
@@ -39,7 +78,8 @@ const plural = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
 /**
  * Charges each GraphQL operation the sum of its root fields' `@credits` prices: reserved before
  * execution (refused with INSUFFICIENT_CREDITS when the balance does not cover it), then charged per
- * root field that answered without error, the rest released. REST calls run through the same plugin.
+ * root field that answered without error, the rest released — but only once the answer was handed to
+ * the client with HTTP 200 (see delivery.ts). REST calls run through the same plugin.
  */
 export function creditsPlugin(prices: PriceTable): ApolloServerPlugin<RequestContext> {
   return {
@@ -49,13 +89,16 @@ export function creditsPlugin(prices: PriceTable): ApolloServerPlugin<RequestCon
       return {
         async didResolveOperation(rc: GraphQLRequestContextDidResolveOperation<RequestContext>) {
           const operation = rc.operation;
-          if (operation?.operation !== 'query') return;
+          if (!operation) return;
           const fragments = Object.fromEntries(
             rc.document.definitions
               .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
               .map((d) => [d.name.value, d]),
           );
-          fields = rootFields(operation.selectionSet, fragments, prices);
+          const variables = coercedVariables(rc.schema, operation, rc.request.variables);
+          // Variables that do not coerce fail execution before any resolver runs: nothing to charge.
+          if (!variables) return;
+          fields = rootFields(operation, fragments, variables, prices);
           const total = fields.reduce((sum, f) => sum + f.price, 0);
           if (total === 0) return;
           const ctx = rc.contextValue;
@@ -71,6 +114,7 @@ export function creditsPlugin(prices: PriceTable): ApolloServerPlugin<RequestCon
             );
           }
           reservation = result.reservation;
+          if (ctx.delivery) ctx.delivery.holdsCredits = true;
         },
         async willSendResponse(rc) {
           if (!reservation) return;
@@ -81,18 +125,31 @@ export function creditsPlugin(prices: PriceTable): ApolloServerPlugin<RequestCon
           const data = (result?.data ?? null) as Record<string, unknown> | null;
           const failed = new Set((result?.errors ?? []).map((e) => e.path?.[0]).filter((k) => k !== undefined));
           const requestFailed = !data || (result?.errors ?? []).some((e) => !e.path);
-          const charges = requestFailed
+          const charges: Charge[] = requestFailed
             ? []
             : fields
                 .filter((f) => f.price > 0 && f.responseKey in data && !failed.has(f.responseKey))
                 .map((f) => ({ operation: f.fieldName, credits: f.price }));
           const ctx = rc.contextValue;
-          try {
-            await ctx.services.ledger.settle(held, charges, ctx.requestId);
-          } catch (err) {
-            // The answer is already computed; a failed settlement leaves the hold to the sweeper.
-            ctx.log.error({ err }, 'credit settlement failed');
+          const { ledger } = ctx.services;
+          const onError = (err: unknown, attempt: number) =>
+            ctx.log.error({ err, attempt }, 'credit settlement failed; retrying');
+          const delivery = ctx.delivery;
+          if (!delivery) {
+            // Not over HTTP (an in-process call): the answer is handed over by returning it.
+            await ledger.settleReliably(held, charges, ctx.requestId, { onError });
+            return;
           }
+          // An answer that charged nothing and carries errors is not worth replaying: a retry runs again.
+          const keep = charges.length > 0 || !result?.errors?.length;
+          delivery.onOutcome((outcome) => {
+            const answered = outcome.delivered && outcome.statusCode === 200;
+            if (!(answered && keep)) delivery.forgetAnswer?.();
+            void ledger.settleReliably(held, answered ? charges : [], ctx.requestId, {
+              onError,
+              within: answered && keep ? delivery.recordAnswer : undefined,
+            });
+          });
         },
       };
     },

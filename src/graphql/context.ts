@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Delivery } from '../credits/delivery.js';
 import type { Services } from '../services.js';
 import { unauthenticated } from './errors.js';
 
@@ -7,6 +8,8 @@ export interface AuthenticatedPartner {
   name: string;
   email: string;
   keyId: string;
+  /** A sandbox partner is served demo bridge data only, a live one never is. */
+  sandbox: boolean;
 }
 
 /**
@@ -25,6 +28,8 @@ export interface RequestContext {
   forwardHeaders: Record<string, string>;
   /** Per-request memo, e.g. DataLoaders, so a batch never leaks across requests. */
   memo: Map<string, unknown>;
+  /** Over HTTP: tells the credit plugin whether the answer reached the client (see credits/delivery.ts). */
+  delivery?: Delivery | null;
 }
 
 /** Returns the request's instance of something (typically a DataLoader), creating it on first use. */

@@ -1,6 +1,8 @@
 import type { ApolloServer } from '@apollo/server';
 import type { FastifyInstance } from 'fastify';
-import { type GraphQLFormattedError, parse } from 'graphql';
+import { type GraphQLFormattedError, Kind, type OperationDefinitionNode, parse } from 'graphql';
+import { rootFields } from '../credits/plugin.js';
+import type { PriceTable } from '../gateway/prices.js';
 import type { RequestContext } from '../graphql/context.js';
 import { httpStatusOf } from '../graphql/errors.js';
 import { contextFor } from '../graphql/request-context.js';
@@ -18,14 +20,29 @@ export function statusOfErrors(errors: readonly GraphQLFormattedError[]): { stat
 /** Mounts the REST route table; each route executes its GraphQL operation through the gateway. */
 export async function restPlugin(
   app: FastifyInstance,
-  opts: { routes: RestRoute<unknown>[]; apollo: ApolloServer<RequestContext>; services: Services },
+  opts: { routes: RestRoute<unknown>[]; apollo: ApolloServer<RequestContext>; services: Services; prices: PriceTable },
 ) {
   for (const route of opts.routes) {
     // Parsed once at start-up: a malformed operation fails the boot, not a request.
-    parse(route.operation);
+    const document = parse(route.operation);
+    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    if (!operation) throw new Error(`REST route ${route.url} has no operation`);
+    const paid = rootFields(operation, {}, {}, opts.prices).some((f) => f.price > 0);
+    if (paid && route.method === 'GET') {
+      // HEAD would run the paid operation and send no answer: refuse it rather than charge for nothing.
+      app.route({
+        method: 'HEAD',
+        url: route.url,
+        handler: async (_request, reply) => {
+          reply.header('allow', 'GET');
+          throw new HttpError(405, `HEAD is not supported on ${route.url} (a paid call): use GET`, { allow: 'GET' });
+        },
+      });
+    }
     app.route({
       method: route.method,
       url: route.url,
+      exposeHeadRoute: !paid,
       schema: route.schema,
       handler: async (request) => {
         const response = await opts.apollo.executeOperation(

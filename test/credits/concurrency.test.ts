@@ -17,6 +17,13 @@ const tally = (codes: (string | undefined)[]): Outcome => ({
 });
 
 async function checkBooks(app: TestApp, partnerId: string, granted: number, price: number, successes: number) {
+  // Charges settle once each answer has been written; other processes settle on their own clock.
+  await app.services.ledger.whenSettled(partnerId);
+  const reserved = async () =>
+    Number(
+      (await app.services.db.query<{ r: number | string }>('select credit_reserved as r from partner where id = ?', [partnerId]))[0]?.r,
+    );
+  await expect.poll(reserved, { timeout: 5000 }).toBe(0);
   const [row] = await app.services.db.query<Record<string, number | string>>(
     'select credit_balance, credit_usage, credit_reserved from partner where id = ?',
     [partnerId],

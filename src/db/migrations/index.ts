@@ -2,6 +2,7 @@ import { Migration0001Foundation } from './0001-foundation.js';
 import { Migration0002MnsRegistry } from './0002-mns-registry.js';
 import { Migration0003NameIndex } from './0003-name-index.js';
 import { Migration0004Bridge } from './0004-bridge.js';
+import { Migration0005ExactCharging } from './0005-exact-charging.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test builds run the same set. */
 export const migrationsList = [
@@ -9,4 +10,5 @@ export const migrationsList = [
   { name: '0002-mns-registry', class: Migration0002MnsRegistry },
   { name: '0003-name-index', class: Migration0003NameIndex },
   { name: '0004-bridge', class: Migration0004Bridge },
+  { name: '0005-exact-charging', class: Migration0005ExactCharging },
 ];

@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Database } from '../db/orm.js';
+import { HttpError } from '../http/errors.js';
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+const RETENTION_MS = 24 * 60 * 60 * 1000;
+
+interface StoredRecord {
+  request_hash: string;
+  state: 'pending' | 'done';
+  status_code: number | null;
+  content_type: string | null;
+  body: string | null;
+  created_at: string | Date;
+}
+
+/** What identifies "the same request": method, route, query and body, not headers. */
+function requestHash(request: FastifyRequest): string {
+  const route = request.routeOptions.url ?? request.url.split('?')[0];
+  return createHash('sha256')
+    .update(JSON.stringify([request.method, route, request.query ?? null, request.body ?? null]))
+    .digest('hex');
+}
+
+/**
+ * `Idempotency-Key` on partner calls (REST and /graphql): within 24 h the same key and partner get the
+ * stored answer again and are not charged again; the same key with other parameters is a 400; while the
+ * first request is still running a repeat is a 409. Only a delivered 200 is stored — and, for a paid
+ * call, in the very transaction that charges it, so "answered" and "charged" cannot come apart. A
+ * failure or an answer that never reached the client stores nothing: a retry runs again.
+ *
+ * Records live in the database, so the guarantee holds across processes.
+ */
+export const idempotencyPlugin = fp(
+  async (app: FastifyInstance, opts: { db: Database; staleAfterMs: number }) => {
+    const { db } = opts;
+    app.addHook('preHandler', async (request, reply) => {
+      const header = request.headers['idempotency-key'];
+      if (header === undefined || !request.partner || !request.delivery) return;
+      const key = Array.isArray(header) ? header[0] : header;
+      if (typeof key !== 'string' || !KEY.test(key)) {
+        throw new HttpError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+      }
+      const partnerId = request.partner.id;
+      const hash = requestHash(request);
+      const now = new Date();
+      const claim = () =>
+        db.run(
+          `insert into idempotency_record (partner_id, idempotency_key, request_hash, state, created_at, expires_at)
+           values (?, ?, ?, 'pending', ?, ?) on conflict (partner_id, idempotency_key) do nothing`,
+          [partnerId, key, hash, now, new Date(now.getTime() + RETENTION_MS)],
+        );
+      if ((await claim()) !== 1) {
+        const [record] = await db.query<StoredRecord>(
+          `select request_hash, state, status_code, content_type, body, created_at from idempotency_record
+            where partner_id = ? and idempotency_key = ?`,
+          [partnerId, key],
+        );
+        const age = record ? now.getTime() - new Date(record.created_at).getTime() : Number.POSITIVE_INFINITY;
+        const expired = age > RETENTION_MS;
+        // A pending record older than a credit hold belongs to a process that died mid-request.
+        const abandoned = record?.state === 'pending' && age > opts.staleAfterMs;
+        if (!record || expired || abandoned) {
+          await db.run('delete from idempotency_record where partner_id = ? and idempotency_key = ? and request_hash = ?', [
+            partnerId,
+            key,
+            record?.request_hash ?? hash,
+          ]);
+          if ((await claim()) !== 1) throw new HttpError(409, 'A request with this Idempotency-Key is in progress');
+        } else if (record.request_hash !== hash) {
+          throw new HttpError(400, 'Idempotency-Key was already used with other parameters');
+        } else if (record.state === 'pending') {
+          throw new HttpError(409, 'A request with this Idempotency-Key is in progress; retry once it has answered');
+        } else {
+          reply
+            .code(record.status_code ?? 200)
+            .header('idempotent-replayed', 'true')
+            .type(record.content_type ?? 'application/json; charset=utf-8');
+          return reply.send(record.body ?? '');
+        }
+      }
+
+      const delivery = request.delivery;
+      delivery.capturePayload = true;
+      const store = (tx: Pick<Database, 'run'>) =>
+        tx
+          .run(
+            `update idempotency_record set state = 'done', status_code = 200, content_type = ?, body = ?
+              where partner_id = ? and idempotency_key = ? and state = 'pending'`,
+            [delivery.contentType ?? null, delivery.payload ?? '', partnerId, key],
+          )
+          .then(() => undefined);
+      const forget = () =>
+        void db
+          .run(`delete from idempotency_record where partner_id = ? and idempotency_key = ? and state = 'pending'`, [
+            partnerId,
+            key,
+          ])
+          .catch((err) => request.log.warn({ err }, 'idempotency record could not be released'));
+      delivery.recordAnswer = store;
+      delivery.forgetAnswer = forget;
+      delivery.onOutcome((outcome) => {
+        // A paid answer is stored or forgotten by its settlement (same transaction as the charge).
+        if (delivery.holdsCredits) return;
+        if (!(outcome.delivered && outcome.statusCode === 200)) return forget();
+        store(db).catch((err) => request.log.warn({ err }, 'idempotency record could not be stored'));
+      });
+    });
+  },
+  { name: 'idempotency' },
+);
+
+/** Deletes records past their 24 h; returns how many. */
+export async function sweepIdempotencyRecords(db: Database, now = new Date()): Promise<number> {
+  return db.run('delete from idempotency_record where expires_at < ?', [now]);
+}
