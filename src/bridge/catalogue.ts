@@ -4,16 +4,20 @@
  * (and a restarted one) reuses it, and a stale copy is served when the upstream is down: a token
  * list that is an hour old is far more useful than a 503.
  *
- * The spec's chains always come first and keep the shared registry's names and logos; they come
- * from the offline seed, so they are listed even when no provider is reachable, with
- * `isBridgeSupported` telling whether some enabled provider actually bridges them.
+ * The spec's chains always come first and keep the shared registry's names and logos (facts from
+ * the offline seed), with `isBridgeSupported` telling whether some enabled provider actually bridges
+ * them. With no provider enabled, or none answering and nothing cached, there is nothing true to
+ * sell: the answer is a free 503, never the seed alone.
+ *
+ * Every call takes the request's deadline (see `deadline.ts`): a caller stops waiting when it passes.
  */
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { chainById, type KnownChain } from '../chains/registry.js';
 import type { Database } from '../db/orm.js';
 import { upstreamUnavailable } from '../graphql/errors.js';
-import { nativeTokenAddress, seedChains, seedTokens } from '../providers/bridge/catalogue-seed/index.js';
+import { nativeTokenAddress, seedChains } from '../providers/bridge/catalogue-seed/index.js';
 import type { BridgeChain, BridgeProvider, BridgeToken } from '../providers/bridge/types.js';
+import { beforeDeadline } from './deadline.js';
 import { isEnabled } from './providers.js';
 import { familyOf, normaliseAddress } from './validation.js';
 
@@ -29,7 +33,7 @@ interface CatalogueRow {
 
 export interface CatalogueOptions {
   ttlMs: number;
-  /** Budget of one provider's catalogue call. */
+  /** Budget of one provider's catalogue fetch, which concurrent callers share. */
   timeoutMs: number;
   now?: () => number;
 }
@@ -52,12 +56,12 @@ export class BridgeCatalogue {
     return this.providers.filter(isEnabled);
   }
 
-  async chains(): Promise<BridgeChain[]> {
+  async chains(deadline: AbortSignal): Promise<BridgeChain[]> {
     const merged = new Map<string, BridgeChain>();
     for (const chain of seedChains()) merged.set(chain.caip2Id, { ...chain, isBridgeSupported: false });
-    const enabled = this.enabled;
-    const answers = await this.fromEach(enabled, 'chains', (p, signal) => p.chains(signal));
-    if (enabled.length > 0 && answers.every((a) => a === undefined)) {
+    const enabled = this.requireEnabled();
+    const answers = await this.fromEach(enabled, 'chains', (p, signal) => p.chains(signal), deadline);
+    if (answers.every((a) => a === undefined)) {
       throw upstreamUnavailable('No bridge provider could list its chains; try again shortly');
     }
     for (const chains of answers) {
@@ -70,22 +74,25 @@ export class BridgeCatalogue {
     return [...merged.values()];
   }
 
-  async chain(caip2Id: string): Promise<BridgeChain | undefined> {
-    return (await this.chains()).find((c) => c.caip2Id === caip2Id);
+  async chain(caip2Id: string, deadline: AbortSignal): Promise<BridgeChain | undefined> {
+    return (await this.chains(deadline)).find((c) => c.caip2Id === caip2Id);
   }
 
   /** Whether some enabled provider bridges the chain. */
-  async isBridgeSupported(caip2Id: string): Promise<boolean> {
-    return (await this.chain(caip2Id))?.isBridgeSupported === true;
+  async isBridgeSupported(caip2Id: string, deadline: AbortSignal): Promise<boolean> {
+    return (await this.chain(caip2Id, deadline))?.isBridgeSupported === true;
   }
 
   /** Tokens of a listed chain: the union of the providers that bridge it, native token first. */
-  async tokens(caip2Id: string): Promise<BridgeToken[]> {
+  async tokens(caip2Id: string, deadline: AbortSignal): Promise<BridgeToken[]> {
     const family = familyOf(caip2Id);
-    const enabled = this.enabled;
-    // No upstream at all: the offline seed still describes the chain's real tokens.
-    if (enabled.length === 0) return seedTokens(caip2Id);
-    const answers = await this.fromEach(enabled, `tokens:${caip2Id}`, (p, signal) => p.tokens(caip2Id, signal));
+    const enabled = this.requireEnabled();
+    const answers = await this.fromEach(
+      enabled,
+      `tokens:${caip2Id}`,
+      (p, signal) => p.tokens(caip2Id, signal),
+      deadline,
+    );
     if (answers.every((a) => a === undefined)) {
       throw upstreamUnavailable(`No bridge provider could list the tokens of ${caip2Id}; try again shortly`);
     }
@@ -96,7 +103,7 @@ export class BridgeCatalogue {
         const known = merged.get(key);
         if (!known) merged.set(key, { ...token });
         // Providers earlier in the list describe a token better; a later one may still know its price.
-        else if (!(Number(known.priceUSD) > 0) && Number(token.priceUSD) > 0) known.priceUSD = token.priceUSD;
+        else if (known.priceUSD === undefined && token.priceUSD !== undefined) known.priceUSD = token.priceUSD;
       }
     }
     const chain = chainById(caip2Id);
@@ -107,15 +114,25 @@ export class BridgeCatalogue {
     return list.map(([, token]) => token);
   }
 
-  /** Each provider's cached or fresh answer, undefined for a provider that failed with nothing cached. */
+  private requireEnabled(): BridgeProvider[] {
+    const enabled = this.enabled;
+    if (enabled.length === 0) throw upstreamUnavailable('No bridge provider is enabled');
+    return enabled;
+  }
+
+  /**
+   * Each provider's cached or fresh answer, undefined for a provider that failed with nothing cached
+   * or did not answer before the caller's deadline.
+   */
   private fromEach(
     providers: BridgeProvider[],
     resource: string,
     fetch: (p: BridgeProvider, signal: AbortSignal) => Promise<unknown>,
+    deadline: AbortSignal,
   ): Promise<unknown[]> {
     return Promise.all(
       providers.map((p) =>
-        this.cached(p.name, resource, (signal) => fetch(p, signal)).catch((err: unknown) => {
+        this.cached(p.name, resource, (signal) => fetch(p, signal), deadline).catch((err: unknown) => {
           this.log.warn({ err, provider: p.name, resource }, 'bridge catalogue fetch failed');
           return undefined;
         }),
@@ -123,7 +140,12 @@ export class BridgeCatalogue {
     );
   }
 
-  private async cached(provider: string, resource: string, fetch: (signal: AbortSignal) => Promise<unknown>) {
+  private async cached(
+    provider: string,
+    resource: string,
+    fetch: (signal: AbortSignal) => Promise<unknown>,
+    deadline: AbortSignal,
+  ) {
     const key = `${provider}\u0000${resource}`;
     const fresh = (e: Entry | undefined) => e !== undefined && this.now() - e.fetchedAt < this.options.ttlMs;
     const inMemory = this.memory.get(key);
@@ -137,7 +159,10 @@ export class BridgeCatalogue {
         return stored?.value;
       }
       try {
-        const value = await fetch(AbortSignal.timeout(this.options.timeoutMs));
+        // Bounded by the deadline of the request that started it, so the stale copy below can still
+        // be served in time; concurrent callers joining it share that bound.
+        const signal = AbortSignal.any([deadline, AbortSignal.timeout(this.options.timeoutMs)]);
+        const value = await beforeDeadline(fetch(signal), signal);
         const entry = { fetchedAt: this.now(), value };
         await this.write(provider, resource, entry);
         this.memory.set(key, entry);

@@ -1,11 +1,12 @@
 /**
- * Quote aggregation: every enabled provider is asked at once, each under its own deadline, and the
- * routes that pass the consistency checks are merged best-first by `toAmount`.
+ * Quote aggregation: every enabled provider is asked at once, all under the request's one deadline,
+ * and the routes that pass the consistency checks are merged best-first by `toAmount`.
  */
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { badInput, notFound, upstreamUnavailable } from '../graphql/errors.js';
 import type { BridgeProvider, ProviderRoute, QuoteRequest } from '../providers/bridge/types.js';
 import { isUpstreamClientError } from '../providers/http/index.js';
+import { beforeDeadline, isDeadlineError } from './deadline.js';
 import { isEnabled } from './providers.js';
 import { familyOf, normaliseAddress } from './validation.js';
 
@@ -15,28 +16,15 @@ export type ProviderOutcome =
   | { provider: string; kind: 'rejected'; message: string }
   | { provider: string; kind: 'failed'; message: string };
 
-export class QuoteTimeoutError extends Error {
-  override name = 'QuoteTimeoutError';
-}
-
-/** Asks one provider, giving up at the deadline even if the provider ignores its abort signal. */
+/** Asks one provider, giving up at the request's deadline even if the provider ignores the signal. */
 async function ask(
   provider: BridgeProvider,
   request: QuoteRequest,
-  timeoutMs: number,
+  signal: AbortSignal,
   log: Logger,
 ): Promise<ProviderOutcome> {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new QuoteTimeoutError(`no quote within ${timeoutMs} ms`);
-      controller.abort(error);
-      reject(error);
-    }, timeoutMs);
-  });
   try {
-    const routes = await Promise.race([provider.quote(request, controller.signal), deadline]);
+    const routes = await beforeDeadline(provider.quote(request, signal), signal);
     return { provider: provider.name, kind: 'routes', routes };
   } catch (err) {
     if (isUpstreamClientError(err)) {
@@ -44,10 +32,8 @@ async function ask(
       return { provider: provider.name, kind: 'rejected', message: err.upstreamMessage ?? `HTTP ${err.status}` };
     }
     log.warn({ err, provider: provider.name }, 'bridge quote failed');
-    const message = err instanceof QuoteTimeoutError ? err.message : 'unavailable';
+    const message = isDeadlineError(err) ? 'no quote before the deadline' : 'unavailable';
     return { provider: provider.name, kind: 'failed', message };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -104,12 +90,12 @@ export function compareRoutes(a: ProviderRoute, b: ProviderRoute): number {
 export async function aggregateQuotes(
   providers: readonly BridgeProvider[],
   request: QuoteRequest,
-  timeoutMs: number,
+  signal: AbortSignal,
   log: Logger,
 ): Promise<ProviderRoute[]> {
   const enabled = providers.filter(isEnabled);
   if (enabled.length === 0) throw upstreamUnavailable('No bridge provider is enabled');
-  const outcomes = await Promise.all(enabled.map((p) => ask(p, request, timeoutMs, log)));
+  const outcomes = await Promise.all(enabled.map((p) => ask(p, request, signal, log)));
   const routes: ProviderRoute[] = [];
   for (const outcome of outcomes) {
     if (outcome.kind !== 'routes') continue;

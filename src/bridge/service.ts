@@ -4,7 +4,8 @@ import type { Database } from '../db/orm.js';
 import { badInput } from '../graphql/errors.js';
 import type { BridgeChain, BridgeProvider, BridgeToken } from '../providers/bridge/types.js';
 import { BridgeCatalogue } from './catalogue.js';
-import { type BridgeProviderOverrides, createBridgeProviders } from './providers.js';
+import { requestDeadline } from './deadline.js';
+import { type BridgeProviderOverrides, type BridgeProviderSet, createBridgeProviders } from './providers.js';
 import { aggregateQuotes } from './quotes.js';
 import { type BridgeStatusResult, BridgeStatusService, type StatusArgs } from './status.js';
 import { BridgeStore, type RouteWithId } from './store.js';
@@ -16,17 +17,23 @@ export interface BridgeProviderState {
   reason: string | null;
 }
 
-/** The bridge feature as resolvers see it: validated inputs in, the spec's resources out. */
-export class BridgeService {
+/** Who is asking: a live partner is served by real upstreams only, a sandbox partner by the sandbox only. */
+export interface BridgeCaller {
+  partnerId: string | null;
+  sandbox: boolean;
+}
+
+/** The providers of one world with their own catalogue and status lookups. */
+class BridgeWorld {
   readonly catalogue: BridgeCatalogue;
-  readonly store: BridgeStore;
-  private readonly statuses: BridgeStatusService;
+  readonly statuses: BridgeStatusService;
 
   constructor(
     readonly providers: readonly BridgeProvider[],
     db: Database,
-    private readonly config: Config,
-    private readonly log: Logger,
+    store: BridgeStore,
+    config: Config,
+    log: Logger,
   ) {
     const timeoutMs = config.providerTimeoutMs;
     this.catalogue = new BridgeCatalogue(
@@ -35,39 +42,78 @@ export class BridgeService {
       { ttlMs: config.bridge.catalogueTtlSeconds * 1000, timeoutMs },
       log,
     );
+    this.statuses = new BridgeStatusService(providers, store, { rpcUrls: config.bridge.rpcUrls, timeoutMs }, log);
+  }
+}
+
+/** The bridge feature as resolvers see it: validated inputs in, the spec's resources out. */
+export class BridgeService {
+  readonly store: BridgeStore;
+  private readonly live: BridgeWorld;
+  private readonly sandbox: BridgeWorld;
+
+  constructor(
+    providers: BridgeProviderSet,
+    db: Database,
+    private readonly config: Config,
+    private readonly log: Logger,
+  ) {
     this.store = new BridgeStore(db);
-    this.statuses = new BridgeStatusService(providers, this.store, { rpcUrls: config.bridge.rpcUrls, timeoutMs }, log);
+    this.live = new BridgeWorld(providers.live, db, this.store, config, log);
+    this.sandbox = new BridgeWorld(providers.sandbox, db, this.store, config, log);
   }
 
-  providerStates(): BridgeProviderState[] {
-    return this.providers.map((p) => ({
+  private world(sandbox: boolean): BridgeWorld {
+    return sandbox ? this.sandbox : this.live;
+  }
+
+  /** Each request gets one deadline for all of its upstream calls. */
+  private deadline(): AbortSignal {
+    return requestDeadline(this.config.providerTimeoutMs);
+  }
+
+  providerStates(sandbox: boolean): BridgeProviderState[] {
+    return this.world(sandbox).providers.map((p) => ({
       name: p.name,
       enabled: p.status.enabled,
       reason: p.status.enabled ? null : p.status.reason,
     }));
   }
 
-  chains(): Promise<BridgeChain[]> {
-    return this.catalogue.chains();
+  chains(sandbox: boolean): Promise<BridgeChain[]> {
+    return this.world(sandbox).catalogue.chains(this.deadline());
   }
 
-  async tokens(caip2Id: string): Promise<BridgeToken[]> {
+  /** A catalogue chain by id, for references from other subgraphs. */
+  chain(caip2Id: string, sandbox: boolean): Promise<BridgeChain | undefined> {
+    return this.world(sandbox).catalogue.chain(caip2Id, this.deadline());
+  }
+
+  async tokens(caip2Id: string, sandbox: boolean): Promise<BridgeToken[]> {
     requireCaip2('caip2Id', caip2Id);
-    const chain = await this.catalogue.chain(caip2Id);
+    const { catalogue } = this.world(sandbox);
+    const deadline = this.deadline();
+    const chain = await catalogue.chain(caip2Id, deadline);
     if (!chain)
       throw badInput(`caip2Id "${caip2Id}" is not a supported bridge chain (see GET /partners/bridge/chains)`);
-    return this.catalogue.tokens(caip2Id);
+    return catalogue.tokens(caip2Id, deadline);
   }
 
   /** Routes best-first, each stored under its id for the status call. */
-  async quote(input: RawQuoteInput, partnerId: string | null): Promise<RouteWithId[]> {
-    const request = await parseQuoteInput(input, (id) => this.catalogue.isBridgeSupported(id));
-    const routes = await aggregateQuotes(this.providers, request, this.config.providerTimeoutMs, this.log);
-    return this.store.saveRoutes(partnerId, request, routes);
+  async quote(input: RawQuoteInput, caller: BridgeCaller): Promise<RouteWithId[]> {
+    const { catalogue, providers } = this.world(caller.sandbox);
+    const deadline = this.deadline();
+    const request = await parseQuoteInput(input, (id) => catalogue.isBridgeSupported(id, deadline));
+    const routes = await aggregateQuotes(providers, request, deadline, this.log);
+    return this.store.saveRoutes(caller.partnerId, request, routes);
   }
 
-  status(args: StatusArgs): Promise<BridgeStatusResult> {
-    return this.statuses.status(args);
+  status(args: Omit<StatusArgs, 'partnerId' | 'deadline'>, caller: BridgeCaller): Promise<BridgeStatusResult> {
+    return this.world(caller.sandbox).statuses.status({
+      ...args,
+      partnerId: caller.partnerId,
+      deadline: this.deadline(),
+    });
   }
 }
 

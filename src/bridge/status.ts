@@ -9,6 +9,7 @@ import { chainById, explorerTxLink } from '../chains/registry.js';
 import { badInput, notFound, upstreamUnavailable } from '../graphql/errors.js';
 import { checkSourceTransaction, type SourceTxCheck } from '../providers/bridge/onchain/index.js';
 import type { BridgeProvider, BridgeStatusValue, ProviderStatusAnswer, TxInfo } from '../providers/bridge/types.js';
+import { beforeDeadline } from './deadline.js';
 import { isEnabled } from './providers.js';
 import { type BridgeStore, evmTxFingerprint, type StoredRoute } from './store.js';
 import { familyOf, normaliseTxHash, requireTxHash } from './validation.js';
@@ -30,6 +31,8 @@ export interface StatusArgs {
   bridge?: string | null | undefined;
   routeId?: string | null | undefined;
   partnerId: string | null;
+  /** The request's one deadline, shared by the chain lookups and the providers asked. */
+  deadline: AbortSignal;
 }
 
 export interface StatusOptions {
@@ -69,17 +72,17 @@ export class BridgeStatusService {
     const txHash = normaliseTxHash(args.txHash);
 
     let route = args.routeId ? await this.claimRoute(args.routeId, txHash, args.partnerId) : undefined;
-    route ??= await this.store.routeByTx(txHash, args.partnerId);
+    route ??= this.ours(await this.store.routeByTx(txHash, args.partnerId));
     if (route && hint && route.provider !== hint.name) {
       throw badInput(
         `bridge "${hint.name}" does not match the provider "${route.provider}" that quoted this transaction`,
       );
     }
 
-    const cached = await this.store.terminal(txHash, route?.provider ?? hint?.name);
+    const cached = await this.store.terminal(txHash, route?.provider ?? hint?.name ?? this.providerNames);
     if (cached) return cached.answer as BridgeStatusResult;
 
-    const onChain = await this.lookOnChain(txHash, route);
+    const onChain = await this.lookOnChain(txHash, route, args.deadline);
     if (!route && onChain?.route) route = onChain.route;
 
     const fallbackBridge =
@@ -110,7 +113,7 @@ export class BridgeStatusService {
       );
     } else {
       const asked = route ? this.byName(route.provider) : hint ? [hint] : this.enabled;
-      const answer = await this.askProviders(asked, txHash, route);
+      const answer = await this.askProviders(asked, txHash, route, args.deadline);
       result = this.combine(answer, fallbackBridge, txHash, route, onChain);
     }
 
@@ -128,6 +131,18 @@ export class BridgeStatusService {
 
   private get enabled(): BridgeProvider[] {
     return this.providers.filter(isEnabled);
+  }
+
+  private get providerNames(): string[] {
+    return this.providers.map((p) => p.name);
+  }
+
+  /**
+   * A route of the other world (a sandbox route seen by a live partner's lookup, or the reverse)
+   * is none of this service's business: chain-proven links are global, worlds are not.
+   */
+  private ours(route: StoredRoute | undefined): StoredRoute | undefined {
+    return route && this.providers.some((p) => p.name === route.provider) ? route : undefined;
   }
 
   private byName(name: string): BridgeProvider[] {
@@ -152,7 +167,7 @@ export class BridgeStatusService {
     if (!UUID.test(routeId))
       throw badInput(`routeId must be a route id returned by a quote, got "${routeId.slice(0, 40)}"`);
     const route = await this.store.routeById(routeId.toLowerCase());
-    if (!route || route.partnerId !== partnerId) throw notFound(`Route ${routeId} not found`);
+    if (!route || route.partnerId !== partnerId || !this.ours(route)) throw notFound(`Route ${routeId} not found`);
     const family = familyOf(route.fromChain);
     if (family) requireTxHash(txHash, family);
     if (route.txHash === txHash) return route;
@@ -173,6 +188,7 @@ export class BridgeStatusService {
   private async lookOnChain(
     txHash: string,
     route: StoredRoute | undefined,
+    deadline: AbortSignal,
   ): Promise<(OnChain & { route?: StoredRoute }) | undefined> {
     if (!/^0x[0-9a-f]{64}$/.test(txHash)) return undefined;
     const chains = route ? [route.fromChain] : Object.keys(this.options.rpcUrls);
@@ -181,7 +197,7 @@ export class BridgeStatusService {
     const found = await Promise.all(
       candidates.map(async (caip2Id) => {
         try {
-          const tx = await this.client(caip2Id).getTransaction({ hash: txHash as Hash });
+          const tx = await beforeDeadline(this.client(caip2Id).getTransaction({ hash: txHash as Hash }), deadline);
           return { caip2Id, tx };
         } catch (err) {
           if (!(err instanceof TransactionNotFoundError)) {
@@ -209,7 +225,7 @@ export class BridgeStatusService {
         data: tx.input,
         value: tx.value.toString(),
       });
-      const match = await this.store.routeByFingerprint(fingerprint, txHash);
+      const match = this.ours(await this.store.routeByFingerprint(fingerprint, txHash));
       if (match && (!route || match.id === route.id)) {
         if (match.txHash !== txHash || match.linkedBy !== 'chain') await this.store.link(match.id, txHash, 'chain');
         linked = { ...match, txHash, linkedBy: 'chain' };
@@ -221,6 +237,7 @@ export class BridgeStatusService {
         txHash,
         chainId,
         timeoutMs: this.options.timeoutMs,
+        signal: deadline,
       });
       return linked ? { caip2Id: hit.caip2Id, check, route: linked } : { caip2Id: hit.caip2Id, check };
     } catch (err) {
@@ -245,6 +262,7 @@ export class BridgeStatusService {
     providers: BridgeProvider[],
     txHash: string,
     route: StoredRoute | undefined,
+    deadline: AbortSignal,
   ): Promise<ProviderStatusAnswer | null> {
     if (providers.length === 0) {
       throw upstreamUnavailable(
@@ -252,15 +270,17 @@ export class BridgeStatusService {
       );
     }
     const settled = await Promise.allSettled(
-      providers.map((p) => {
-        const signal = AbortSignal.timeout(this.options.timeoutMs);
-        return p.transferStatus({
-          txHash,
-          signal,
-          ...(route ? { fromChain: route.fromChain, toChain: route.toChain } : {}),
-          ...(route?.tracking ? { tracking: route.tracking } : {}),
-        });
-      }),
+      providers.map((p) =>
+        beforeDeadline(
+          p.transferStatus({
+            txHash,
+            signal: deadline,
+            ...(route ? { fromChain: route.fromChain, toChain: route.toChain } : {}),
+            ...(route?.tracking ? { tracking: route.tracking } : {}),
+          }),
+          deadline,
+        ),
+      ),
     );
     let best: ProviderStatusAnswer | null = null;
     for (const [i, outcome] of settled.entries()) {

@@ -185,17 +185,20 @@ export class BridgeStore {
     });
   }
 
-  /** A cached terminal answer for the transaction (of `provider` when given). */
-  async terminal(txHash: string, provider: string | undefined): Promise<TransferRecord | undefined> {
+  /** A cached terminal answer for the transaction by `provider`, or by any of the providers listed. */
+  async terminal(txHash: string, provider: string | readonly string[]): Promise<TransferRecord | undefined> {
+    const providers = typeof provider === 'string' ? [provider] : provider;
+    if (providers.length === 0) return undefined;
     const rows = await this.db.query<{
       provider: string;
       status: BridgeStatusValue;
       substatus: string | null;
       answer: string;
     }>(
-      `select provider, status, substatus, answer from bridge_transfer where tx_hash = ? and terminal = ?${provider ? ' and provider = ?' : ''}
+      `select provider, status, substatus, answer from bridge_transfer
+        where tx_hash = ? and terminal = ? and provider in (${providers.map(() => '?').join(', ')})
        order by updated_at desc`,
-      provider ? [txHash, true, provider] : [txHash, true],
+      [txHash, true, ...providers],
     );
     const row = rows[0];
     if (!row) return undefined;

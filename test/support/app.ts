@@ -5,8 +5,12 @@ import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface TestApp extends App {
   database: TestDatabase;
-  /** Creates a partner and returns its one-time key. */
-  partner(credits?: number, name?: string): Promise<{ id: string; apiKey: string; email: string }>;
+  /** Creates a partner (a sandbox partner with `{ sandbox: true }`) and returns its one-time key. */
+  partner(
+    credits?: number,
+    name?: string,
+    options?: { sandbox?: boolean },
+  ): Promise<{ id: string; apiKey: string; email: string }>;
   stop(): Promise<void>;
 }
 
@@ -37,10 +41,10 @@ export async function startTestApp(
   return {
     ...app,
     database: db,
-    async partner(credits = 100, name = 'Test Partner') {
+    async partner(credits = 100, name = 'Test Partner', options = {}) {
       seq += 1;
       const email = `p${seq}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-      const { partner, key } = await createPartner(app.services.db, { name, email, credits });
+      const { partner, key } = await createPartner(app.services.db, { name, email, credits, ...options });
       return { id: partner.id, apiKey: key.apiKey, email };
     },
     async stop() {

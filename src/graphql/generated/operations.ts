@@ -48,7 +48,7 @@ export type BridgeTokensQueryVariables = Exact<{
 }>;
 
 
-export type BridgeTokensQuery = { bridgeTokens: { caip2Id: string, tokens: Array<{ address: string, symbol: string, name: string, decimals: number, logoURI: string, priceUSD: string }> } };
+export type BridgeTokensQuery = { bridgeTokens: { caip2Id: string, tokens: Array<{ address: string, symbol: string, name: string, decimals: number, logoURI: string, priceUSD: string | null }> } };
 
 export type IdentitySearchQueryVariables = Exact<{
   query: string;

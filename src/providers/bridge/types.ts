@@ -14,8 +14,8 @@ export interface BridgeToken {
   name: string;
   decimals: number;
   logoURI: string;
-  /** Decimal string, e.g. "3120.55". */
-  priceUSD: string;
+  /** Decimal string, e.g. "3120.55", as a live upstream reports it; absent when none prices the token. */
+  priceUSD?: string;
 }
 
 export interface QuoteRequest {

@@ -10,7 +10,8 @@ export const chainSchema = {
 
 export const tokenSchema = {
   type: 'object',
-  required: ['address', 'symbol', 'name', 'decimals', 'logoURI', 'priceUSD'],
+  // priceUSD is left out when no live upstream prices the token (never invented).
+  required: ['address', 'symbol', 'name', 'decimals', 'logoURI'],
   properties: { address: str, symbol: str, name: str, decimals: int, logoURI: str, priceUSD: str },
 } as const;
 

@@ -32,5 +32,9 @@ export const partnersBridgeTokens = defineRoute<Data, BridgeTokensQueryVariables
     }
   `,
   variables: ({ query }) => ({ caip2Id: (query as { caip2Id: string }).caip2Id }),
-  respond: (data) => data.bridgeTokens,
+  // GraphQL says "no price" with null; the REST answer leaves the field out.
+  respond: ({ bridgeTokens: { caip2Id, tokens } }) => ({
+    caip2Id,
+    tokens: tokens.map(({ priceUSD, ...token }) => (priceUSD == null ? token : { ...token, priceUSD })),
+  }),
 });

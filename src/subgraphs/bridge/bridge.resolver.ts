@@ -10,8 +10,7 @@ export class BridgeResolver {
   })
   @Price(1)
   async bridgeChains(@Ctx() ctx: RequestContext): Promise<Chain[]> {
-    requirePartner(ctx);
-    return ctx.services.bridge.chains();
+    return ctx.services.bridge.chains(requirePartner(ctx).sandbox);
   }
 
   @Query(() => ChainTokens, {
@@ -22,14 +21,15 @@ export class BridgeResolver {
     @Ctx() ctx: RequestContext,
     @Arg('caip2Id', { description: 'CAIP-2 id of a chain listed by bridgeChains.' }) caip2Id: string,
   ): Promise<ChainTokens> {
-    requirePartner(ctx);
-    return { caip2Id, tokens: await ctx.services.bridge.tokens(caip2Id) };
+    const { sandbox } = requirePartner(ctx);
+    return { caip2Id, tokens: await ctx.services.bridge.tokens(caip2Id, sandbox) };
   }
 
   @Query(() => [Route], {
     description:
-      'Routes of every enabled provider for the transfer, best first by toAmount. No route: NOT_FOUND; ' +
-      'every provider unavailable: UPSTREAM_UNAVAILABLE. 2 credits; errors are free.',
+      'Routes of every enabled provider for the transfer, best first by toAmount (a sandbox partner gets ' +
+      'sandbox routes only). No route: NOT_FOUND; every provider unavailable: UPSTREAM_UNAVAILABLE. ' +
+      '2 credits; errors are free.',
   })
   @Price(2)
   async bridgeQuote(
@@ -37,7 +37,7 @@ export class BridgeResolver {
     @Arg('input', () => BridgeQuoteInput) input: BridgeQuoteInput,
   ): Promise<Route[]> {
     const partner = requirePartner(ctx);
-    return ctx.services.bridge.quote(input, partner.id);
+    return ctx.services.bridge.quote(input, { partnerId: partner.id, sandbox: partner.sandbox });
   }
 
   @Query(() => BridgeStatus, {
@@ -67,18 +67,18 @@ export class BridgeResolver {
       toTx,
       progress,
       message,
-    } = await ctx.services.bridge.status({
-      txHash,
-      bridge,
-      routeId,
-      partnerId: partner.id,
-    });
+    } = await ctx.services.bridge.status(
+      { txHash, bridge, routeId },
+      { partnerId: partner.id, sandbox: partner.sandbox },
+    );
     return { status, bridge: provider, fromTx, toTx, progress, message };
   }
 
-  @Query(() => [BridgeProviderInfo], { description: 'The bridge providers and why any of them is disabled. Free.' })
+  @Query(() => [BridgeProviderInfo], {
+    description: 'The bridge providers serving the caller (a sandbox partner: the sandbox) and why any is disabled. Free.',
+  })
   @Price(0)
   bridgeProviders(@Ctx() ctx: RequestContext): BridgeProviderInfo[] {
-    return ctx.services.bridge.providerStates();
+    return ctx.services.bridge.providerStates(ctx.partner?.sandbox === true);
   }
 }

@@ -13,7 +13,7 @@ async function resolveChain(reference: Record<string, unknown>, context: unknown
   const caip2Id = String(reference.caip2Id ?? '');
   const ctx = context as RequestContext;
   try {
-    const listed = await ctx.services.bridge.catalogue.chain(caip2Id);
+    const listed = await ctx.services.bridge.chain(caip2Id, ctx.partner?.sandbox === true);
     if (listed) return listed;
   } catch (err) {
     // A reference must not fail the identity answer it decorates.

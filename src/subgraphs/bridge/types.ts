@@ -40,8 +40,11 @@ export class Token {
   @Field({ description: 'Logo URL; empty when unknown.' })
   logoURI!: string;
 
-  @Field({ description: 'USD price as a decimal string; "0" when no provider prices the token.' })
-  priceUSD!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'USD price as a decimal string from a live upstream; null when none prices the token.',
+  })
+  priceUSD?: string | null;
 }
 
 @ObjectType({ description: 'The tokens of one chain.' })

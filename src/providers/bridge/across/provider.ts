@@ -32,6 +32,8 @@ export interface AcrossProviderOptions {
   baseUrl?: string | undefined;
   timeoutMs?: number | undefined;
   retries?: number | undefined;
+  /** Longest answer body read; the HTTP client's default when unset. */
+  maxBodyBytes?: number | undefined;
   enabled: boolean;
   /**
    * Seconds after the quote timestamp until an unfilled deposit expires and is refunded, used when
@@ -114,6 +116,7 @@ export function createAcrossProvider(options: AcrossProviderOptions): BridgeProv
     baseUrl: options.baseUrl ?? ACROSS_DEFAULT_BASE_URL,
     timeoutMs: options.timeoutMs ?? 10_000,
     retries: options.retries ?? 2,
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...options.http,
   });
   return new AcrossProvider(
@@ -184,13 +187,14 @@ class AcrossProvider implements BridgeProvider {
       const info = metadata.get(key);
       // Without decimals a token cannot be quoted or displayed correctly; Across lists none for it.
       if (!info) continue;
+      const priceUSD = toDecimalString(info.priceUsd);
       out.push({
         address,
         symbol: info.symbol,
         name: info.name,
         decimals: info.decimals,
         logoURI: info.logoUrl ?? '',
-        priceUSD: toDecimalString(info.priceUsd) ?? '0',
+        ...(priceUSD !== undefined ? { priceUSD } : {}),
       });
     }
     return out;

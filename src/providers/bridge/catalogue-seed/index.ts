@@ -1,12 +1,11 @@
 /**
  * Offline catalogue data for the spec's bridge chains: the chains of the shared registry, their
  * native tokens, real ERC-20s from `@uniswap/default-token-list`, a few real SPL tokens, and a
- * committed USD price snapshot. The sandbox provider quotes from it; other providers may use it as a
- * fallback when their upstream is unreachable.
+ * hand-entered USD price snapshot.
  *
- * Pricing decision: a token whose symbol has no snapshot price is still listed (clients expect the
- * catalogue to show what exists) with `priceUSD: "0"`, the way LI.FI reports unpriced tokens, and
- * `priceOf` returns undefined for it so that nothing quotes with a made-up price.
+ * The chains and tokens are facts (addresses, decimals, symbols) and may be served to anyone. The
+ * price snapshot is demo data: only the sandbox quotes with it, so its USD figures reach sandbox
+ * partners only, inside routes labelled `bridgeProvider: "sandbox"`. Seed tokens carry no `priceUSD`.
  */
 import { chainById, KNOWN_CHAINS, type KnownChain, NATIVE_EVM, NATIVE_SOLANA } from '../../../chains/registry.js';
 import type { BridgeChain, BridgeToken } from '../types.js';
@@ -82,19 +81,17 @@ export function seedChains(): BridgeChain[] {
   }));
 }
 
-const withPrice = (t: Omit<BridgeToken, 'priceUSD'>): BridgeToken => ({ ...t, priceUSD: priceOf(t.symbol) ?? '0' });
-
 function nativeToken(chain: KnownChain, address: string): BridgeToken {
   // The native asset's logo is the logo of the first chain that has it as native (ETH → Ethereum's),
   // so Arbitrum's ETH does not show the Arbitrum logo.
   const home = bridgeable().find((c) => c.nativeToken === chain.nativeToken) ?? chain;
-  return withPrice({
+  return {
     address,
     symbol: chain.nativeToken,
     name: NATIVE_NAMES[chain.nativeToken] ?? chain.nativeToken,
     decimals: chain.nativeDecimals,
     logoURI: home.logoURI,
-  });
+  };
 }
 
 // EVM addresses are hex and compare case-insensitively (checksums are only a casing); base58 is
@@ -109,11 +106,11 @@ function buildTokens(chain: KnownChain): BridgeToken[] {
   if (native === undefined) return [];
   const tokens = [nativeToken(chain, native)];
   const seen = new Set([addressKey(chain, native)]);
-  const add = (t: Omit<BridgeToken, 'priceUSD'>) => {
+  const add = (t: BridgeToken) => {
     const key = addressKey(chain, t.address);
     if (seen.has(key)) return;
     seen.add(key);
-    tokens.push(withPrice(t));
+    tokens.push({ ...t });
   };
   if (chain.family === 'evm') {
     for (const t of uniswapTokens()) {

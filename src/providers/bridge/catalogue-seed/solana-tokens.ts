@@ -4,9 +4,9 @@ import type { BridgeToken } from '../types.js';
  * SPL tokens listed on `solana:mainnet-beta`, written by hand because the catalogue should only offer
  * a few liquid mints there, not the long tail the Uniswap list carries. Mints and decimals are the
  * real ones (checked against `@uniswap/default-token-list`, which files Solana under chain id
- * 501000101, by the seed test). `priceUSD` is filled in by the seed from the price snapshot.
+ * 501000101, by the seed test). No `priceUSD`: the seed states facts only.
  */
-export const SOLANA_SPL_TOKENS: readonly Omit<BridgeToken, 'priceUSD'>[] = [
+export const SOLANA_SPL_TOKENS: readonly BridgeToken[] = [
   {
     // Wrapped SOL: the SPL form of native SOL, so it is a different address from the native token.
     address: 'So11111111111111111111111111111111111111112',

@@ -31,6 +31,8 @@ export interface LifiProviderOptions {
   apiKey?: string | undefined;
   timeoutMs?: number | undefined;
   retries?: number | undefined;
+  /** Longest answer body read; the HTTP client's default when unset. */
+  maxBodyBytes?: number | undefined;
   enabled: boolean;
   /** Overrides of the HTTP client's resilience settings (tests use short ones). */
   http?: Pick<Parameters<typeof createHttpClient>[0], 'breaker' | 'backoff' | 'sleep'>;
@@ -128,6 +130,7 @@ export function createLifiProvider(options: LifiProviderOptions): BridgeProvider
     baseUrl: options.baseUrl ?? LIFI_DEFAULT_BASE_URL,
     timeoutMs: options.timeoutMs ?? 10_000,
     retries: options.retries ?? 2,
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     headers: options.apiKey ? { 'x-lifi-api-key': options.apiKey } : {},
     ...options.http,
   });
@@ -174,15 +177,18 @@ class LifiProvider implements BridgeProvider {
     );
     const tokens = body?.tokens?.[String(chainId)];
     if (tokens === undefined) return [];
-    return expectArray(tokens, `tokens.tokens[${chainId}]`).map((t) => ({
-      address: t.address,
-      symbol: t.symbol,
-      name: t.name,
-      decimals: t.decimals,
-      logoURI: t.logoURI ?? '',
-      // LI.FI leaves priceUSD out for tokens it cannot price; "0" is the spec's "no price" value.
-      priceUSD: toDecimalString(t.priceUSD) ?? '0',
-    }));
+    return expectArray(tokens, `tokens.tokens[${chainId}]`).map((t) => {
+      // LI.FI leaves priceUSD out for tokens it cannot price; so do we, rather than invent one.
+      const priceUSD = toDecimalString(t.priceUSD);
+      return {
+        address: t.address,
+        symbol: t.symbol,
+        name: t.name,
+        decimals: t.decimals,
+        logoURI: t.logoURI ?? '',
+        ...(priceUSD !== undefined ? { priceUSD } : {}),
+      };
+    });
   }
 
   async quote(request: QuoteRequest, signal?: AbortSignal): Promise<ProviderRoute[]> {

@@ -136,26 +136,23 @@ export function createSandboxProvider(options: SandboxOptions = {}): BridgeProvi
     const quotedAt = now();
     const quoteTimestamp = Math.floor(quotedAt.getTime() / 1000);
     const estimatedTimeSeconds = source.finalitySeconds + destination.fillSeconds;
-    const transactionData = depositTransaction(
-      {
-        source: from.chain,
-        destination: to.chain,
-        destinationChainId,
-        depositor: request.fromAddress,
-        recipient: request.toAddress,
-        inputToken: from.token.address,
-        outputToken: to.token.address,
-        inputAmount: request.fromAmount,
-        outputAmount: toAmountMin,
-        quoteTimestamp,
-        fillDeadline: quoteTimestamp + FILL_DEADLINE_SECONDS,
-        native,
-        gasLimit,
-        gasPrice: source.gasPrice,
-        chainId: sourceChainId,
-      },
-      fromDecimals,
-    );
+    const transactionData = depositTransaction({
+      source: from.chain,
+      destination: to.chain,
+      destinationChainId,
+      depositor: request.fromAddress,
+      recipient: request.toAddress,
+      inputToken: from.token.address,
+      outputToken: to.token.address,
+      inputAmount: request.fromAmount,
+      outputAmount: toAmountMin,
+      quoteTimestamp,
+      fillDeadline: quoteTimestamp + FILL_DEADLINE_SECONDS,
+      native,
+      gasLimit,
+      gasPrice: source.gasPrice,
+      chainId: sourceChainId,
+    });
     const tracking: SandboxTracking = {
       provider: SANDBOX_PROVIDER,
       fromChain: request.fromChain,

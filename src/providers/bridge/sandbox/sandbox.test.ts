@@ -1,14 +1,14 @@
 import { PublicKey, Transaction } from '@solana/web3.js';
-import { bytesToHex, decodeFunctionData, hexToString, isAddress } from 'viem';
+import { bytesToHex, getAddress, hexToString, stringToBytes } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { NATIVE_EVM, NATIVE_SOLANA } from '../../../chains/registry.js';
 import { NATIVE_BITCOIN, PRICE_SNAPSHOT, seedChains, seedTokens } from '../catalogue-seed/index.js';
 import type { QuoteRequest } from '../types.js';
-import { isFamilyAddress, SANDBOX_DEPOSIT_ADDRESS, segwitV0Address } from './addresses.js';
+import { isFamilyAddress } from './addresses.js';
 import { formatUsd, parsePrice } from './amounts.js';
 import { LIFI_BITCOIN_CHAIN_ID, LIFI_SOLANA_CHAIN_ID, sandboxChainParams } from './chain-params.js';
 import { createSandboxProvider, RELAYER_FEE_BPS, SWAP_FEE_BPS } from './index.js';
-import { BITCOIN_MEMO_PREFIX, SANDBOX_DEPOSIT_ABI } from './transaction.js';
+import { SANDBOX_MARKER } from './transaction.js';
 
 const NOW = new Date('2025-06-02T12:00:00.000Z');
 const provider = createSandboxProvider({ now: () => NOW });
@@ -16,7 +16,15 @@ const provider = createSandboxProvider({ now: () => NOW });
 const WALLET = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 const RECIPIENT = '0xAb5801a7D398351b8bE11C439e05C5B3259aeC9B';
 const SOL_WALLET = new PublicKey(new Uint8Array(32).fill(7)).toBase58();
-const BTC_WALLET = segwitV0Address('bc', new Uint8Array(20).fill(9));
+const BTC_WALLET = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'; // BIP-173 test vector
+const MARKER_HEX = bytesToHex(stringToBytes(SANDBOX_MARKER));
+
+/** The marker, then a 32-byte commitment to the quoted intent: nothing a contract could act on. */
+function expectMarkerPayload(hex: string) {
+  expect(hex.startsWith(MARKER_HEX)).toBe(true);
+  expect(hex).toMatch(/^0x[0-9a-f]+$/);
+  expect(hex).toHaveLength(MARKER_HEX.length + 64);
+}
 
 const USDC_ETH = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -53,7 +61,7 @@ describe('sandbox bridge provider', () => {
     expect(await provider.tokens('eip155:137')).toEqual(seedTokens('eip155:137'));
   });
 
-  it('quotes ETH on Ethereum to ETH on Base with a decodable deposit on chain 1', async () => {
+  it('quotes ETH on Ethereum to ETH on Base with a harmless self-call on chain 1', async () => {
     const route = await onlyRoute({});
     expect(route).toMatchObject({
       fromChain: 'eip155:1',
@@ -80,24 +88,16 @@ describe('sandbox bridge provider', () => {
     const tx = route.transactionData;
     expect(tx.chainId).toBe(1);
     expect(tx.from).toBe(WALLET);
-    expect(tx.to).toBe(SANDBOX_DEPOSIT_ADDRESS.evm);
-    expect(isAddress(tx.to)).toBe(true);
-    expect(tx.value).toBe(route.fromAmount);
+    // Signed on a real network it is a call to the sender's own address carrying nothing.
+    expect(tx.to).toBe(getAddress(WALLET));
+    expect(tx.value).toBe('0');
     expect(tx.gasLimit).toBe(source.nativeDepositGas.toString());
     expect(tx.gasPrice).toBe(source.gasPrice.toString());
-    const call = decodeFunctionData({ abi: SANDBOX_DEPOSIT_ABI, data: tx.data as `0x${string}` });
-    expect(call.functionName).toBe('deposit');
-    const [depositor, recipient, inputToken, outputToken, inputAmount, outputAmount, destinationChainId, ts, deadline] =
-      call.args;
-    expect(depositor).toBe(WALLET);
-    expect(recipient).toBe(RECIPIENT.toLowerCase());
-    expect(inputToken).toBe(NATIVE_EVM);
-    expect(outputToken).toBe(NATIVE_EVM);
-    expect(inputAmount).toBe(10n ** 18n);
-    expect(outputAmount).toBe(BigInt(route.toAmountMin));
-    expect(destinationChainId).toBe(8453n);
-    expect(ts).toBe(NOW.getTime() / 1000);
-    expect(deadline).toBeGreaterThan(ts);
+    expectMarkerPayload(tx.data);
+    // Each quote commits to its own intent, so status can link a mined transaction to its route.
+    const other = await onlyRoute({ fromAmount: 2n * 10n ** 18n });
+    expect(other.transactionData.data).not.toBe(tx.data);
+    expect((await onlyRoute({})).transactionData.data).toBe(tx.data);
   });
 
   it('bridges USDC to USDC in the same decimals, minus the relayer fee and the fill cost, with no value', async () => {
@@ -108,14 +108,9 @@ describe('sandbox bridge provider', () => {
     expect(route.toAmountMin).toBe(route.toAmount);
     expect(route.fromAmountUSD).toBe('2500.00');
     expect(route.feeCostUSD).toBe(formatUsd((fee * 10n ** 18n) / 10n ** 6n));
-    expect(route.transactionData.value).toBe('0');
+    expect(route.transactionData).toMatchObject({ to: getAddress(WALLET), value: '0' });
     expect(route.transactionData.gasLimit).toBe(sandboxChainParams('eip155:1')!.tokenDepositGas.toString());
-    const { args } = decodeFunctionData({
-      abi: SANDBOX_DEPOSIT_ABI,
-      data: route.transactionData.data as `0x${string}`,
-    });
-    expect(args[2]).toBe(USDC_ETH);
-    expect(args[3]).toBe(USDC_BASE.toLowerCase());
+    expectMarkerPayload(route.transactionData.data);
   });
 
   it('converts USDC (6 decimals) to DAI (18 decimals) exactly, charging the swap fee', async () => {
@@ -183,20 +178,15 @@ describe('sandbox bridge provider', () => {
     await none({ fromAmount: 0n });
   });
 
-  it('sends to Solana with the recipient key and mint as 32-byte calldata', async () => {
+  it('quotes to Solana with a Solana recipient, the transaction still a self-call', async () => {
     const route = await onlyRoute({ toChain: 'solana:mainnet-beta', toToken: USDC_SOL, toAddress: SOL_WALLET });
-    const { args } = decodeFunctionData({
-      abi: SANDBOX_DEPOSIT_ABI,
-      data: route.transactionData.data as `0x${string}`,
-    });
-    expect(args[1]).toBe(bytesToHex(new PublicKey(SOL_WALLET).toBytes()));
-    expect(args[3]).toBe(bytesToHex(new PublicKey(USDC_SOL).toBytes()));
-    expect(args[6]).toBe(BigInt(LIFI_SOLANA_CHAIN_ID));
+    expect(route.transactionData).toMatchObject({ to: getAddress(WALLET), value: '0', chainId: 1 });
+    expect(route.tracking).toMatchObject({ toChain: 'solana:mainnet-beta' });
     const eth = Number(PRICE_SNAPSHOT.prices.ETH);
     expect(Number(route.toAmount) / 1e6).toBeCloseTo(eth * (1 - 31 / 10_000) - 0.01, 1);
   });
 
-  it('builds an unsigned Solana transaction for an SPL source and a SOL source', async () => {
+  it('builds an unsigned Solana transaction that only writes a memo, for an SPL source and a SOL source', async () => {
     const spl = await onlyRoute({
       fromChain: 'solana:mainnet-beta',
       fromToken: USDC_SOL,
@@ -207,18 +197,17 @@ describe('sandbox bridge provider', () => {
     expect(spl.transactionData).toMatchObject({
       chainId: LIFI_SOLANA_CHAIN_ID,
       from: SOL_WALLET,
-      to: SANDBOX_DEPOSIT_ADDRESS.solana,
+      to: SOL_WALLET,
       value: '0',
     });
     const tx = Transaction.from(Buffer.from(spl.transactionData.data, 'base64'));
     expect(tx.feePayer?.toBase58()).toBe(SOL_WALLET);
-    expect(tx.instructions.map((i) => i.programId.toBase58())).toEqual([
-      'ATokenGPvbd2APRfGvJ9m4GC1SmaZQnB8g4k8Eh6oADF',
-      'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
-      'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+    // No transfer of any kind: the Memo program only logs its data.
+    expect(tx.instructions.map((i) => i.programId.toBase58())).toEqual(['MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr']);
+    expect(tx.instructions[0]?.data.toString('utf8').startsWith(SANDBOX_MARKER)).toBe(true);
+    expect(tx.instructions[0]?.keys).toEqual([
+      { pubkey: new PublicKey(SOL_WALLET), isSigner: true, isWritable: false },
     ]);
-    const transfer = tx.instructions[1]!.data;
-    expect([transfer[0], transfer.readBigUInt64LE(1), transfer[9]]).toEqual([12, 50_000_000n, 6]);
     expect(BigInt(spl.toAmount)).toBe(50_000_000n - (50_000_000n * RELAYER_FEE_BPS + 9_999n) / 10_000n - 20_000n);
 
     const sol = await onlyRoute({
@@ -227,15 +216,14 @@ describe('sandbox bridge provider', () => {
       fromAddress: SOL_WALLET,
       fromAmount: 2n * 10n ** 9n,
     });
-    expect(sol.transactionData.value).toBe('2000000000');
+    expect(sol.transactionData).toMatchObject({ to: SOL_WALLET, value: '0' });
     const solTx = Transaction.from(Buffer.from(sol.transactionData.data, 'base64'));
-    expect(solTx.instructions[0]?.programId.toBase58()).toBe('11111111111111111111111111111111');
+    expect(solTx.instructions.map((i) => i.programId.toBase58())).toEqual([
+      'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+    ]);
   });
 
-  it('pays BTC to a bech32 sandbox address with an OP_RETURN commitment', async () => {
-    expect(segwitV0Address('bc', Buffer.from('751e76e8199196d454941c45d1b3a323f1433bd6', 'hex'))).toBe(
-      'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', // BIP-173 test vector
-    );
+  it('pays no BTC to anyone: value 0 to the sender, with an OP_RETURN payload', async () => {
     const route = await onlyRoute({
       fromChain: 'bip122:000000000019d6689c085ae165831e93',
       fromToken: NATIVE_BITCOIN,
@@ -245,10 +233,10 @@ describe('sandbox bridge provider', () => {
       toToken: WBTC_ETH,
     });
     const tx = route.transactionData;
-    expect(tx).toMatchObject({ chainId: LIFI_BITCOIN_CHAIN_ID, from: BTC_WALLET, value: '10000000' });
+    expect(tx).toMatchObject({ chainId: LIFI_BITCOIN_CHAIN_ID, from: BTC_WALLET, to: BTC_WALLET, value: '0' });
     expect(isFamilyAddress('bitcoin', tx.to)).toBe(true);
-    expect(hexToString(tx.data.slice(0, 10) as `0x${string}`)).toBe(BITCOIN_MEMO_PREFIX);
-    expect(tx.data).toHaveLength(2 + 2 * (4 + 32));
+    expectMarkerPayload(tx.data);
+    expect(hexToString(MARKER_HEX)).toBe(SANDBOX_MARKER);
     expect(route.estimatedTimeSeconds).toBeGreaterThanOrEqual(1800);
   });
 

@@ -1,42 +1,8 @@
-import { PublicKey, SystemProgram, Transaction, TransactionInstruction } from '@solana/web3.js';
-import {
-  bytesToHex,
-  concat,
-  encodeAbiParameters,
-  encodeFunctionData,
-  getAddress,
-  keccak256,
-  stringToBytes,
-} from 'viem';
+import { PublicKey, Transaction, TransactionInstruction } from '@solana/web3.js';
+import { bytesToHex, concat, encodeAbiParameters, getAddress, keccak256, stringToBytes } from 'viem';
 import type { KnownChain } from '../../../chains/registry.js';
 import type { TransactionData } from '../types.js';
-import { foreignAddressBytes, SANDBOX_DEPOSIT_ADDRESS, solanaKey } from './addresses.js';
-
-/**
- * The call a sandbox deposit makes, shaped after Across' SpokePool `deposit`: addresses of the
- * destination chain are `bytes` because they may be Solana keys or Bitcoin addresses (encoding in
- * `foreignAddressBytes`). No contract implements it; it exists so sandbox calldata decodes with
- * ordinary ABI tooling.
- */
-export const SANDBOX_DEPOSIT_ABI = [
-  {
-    type: 'function',
-    name: 'deposit',
-    stateMutability: 'payable',
-    inputs: [
-      { name: 'depositor', type: 'address' },
-      { name: 'recipient', type: 'bytes' },
-      { name: 'inputToken', type: 'address' },
-      { name: 'outputToken', type: 'bytes' },
-      { name: 'inputAmount', type: 'uint256' },
-      { name: 'outputAmount', type: 'uint256' },
-      { name: 'destinationChainId', type: 'uint256' },
-      { name: 'quoteTimestamp', type: 'uint32' },
-      { name: 'fillDeadline', type: 'uint32' },
-    ],
-    outputs: [],
-  },
-] as const;
+import { solanaKey } from './addresses.js';
 
 /** What the deposit asks the (imaginary) relayer to do; every source format carries it. */
 export interface DepositIntent {
@@ -91,140 +57,87 @@ export function intentCommitment(intent: DepositIntent): `0x${string}` {
   );
 }
 
+/**
+ * Text every sandbox transaction carries ahead of the intent's commitment. On EVM chains its first
+ * four bytes ("cipg") are what a contract would read as a selector; the call goes to the sender's
+ * own address, where there is no code (or, with an EIP-7702 delegation, code that has no such function).
+ */
+export const SANDBOX_MARKER = 'cipgate sandbox quote: not a bridge deposit, moves no funds:';
+
+/** The marker and the commitment, the same bytes on every family (calldata, memo, OP_RETURN). */
+export const sandboxPayload = (intent: DepositIntent): `0x${string}` =>
+  concat([bytesToHex(stringToBytes(SANDBOX_MARKER)), intentCommitment(intent)]);
+
+/**
+ * A call from the sender to itself with no value: signed on a real network it costs its gas and
+ * moves nothing. The commitment keeps each quote's transaction distinct, so status can still link a
+ * mined one to its route.
+ */
 function evmTransaction(intent: DepositIntent): TransactionData {
-  const family = intent.destination.family;
   return {
     chainId: intent.chainId,
     from: intent.depositor,
-    to: SANDBOX_DEPOSIT_ADDRESS.evm,
-    data: encodeFunctionData({
-      abi: SANDBOX_DEPOSIT_ABI,
-      functionName: 'deposit',
-      args: [
-        getAddress(intent.depositor),
-        foreignAddressBytes(family, intent.recipient),
-        getAddress(intent.inputToken),
-        foreignAddressBytes(family, intent.outputToken),
-        intent.inputAmount,
-        intent.outputAmount,
-        BigInt(intent.destinationChainId),
-        intent.quoteTimestamp,
-        intent.fillDeadline,
-      ],
-    }),
-    // A token deposit pulls the amount with transferFrom (after an approval of `to`); only a native
-    // deposit carries value.
-    value: intent.native ? intent.inputAmount.toString() : '0',
+    to: getAddress(intent.depositor),
+    data: sandboxPayload(intent),
+    value: '0',
     gasLimit: intent.gasLimit.toString(),
     gasPrice: intent.gasPrice.toString(),
   };
 }
 
-const TOKEN_PROGRAM = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
-const ASSOCIATED_TOKEN_PROGRAM = new PublicKey('ATokenGPvbd2APRfGvJ9m4GC1SmaZQnB8g4k8Eh6oADF');
 const MEMO_PROGRAM = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
-
-const associatedTokenAccount = (owner: PublicKey, mint: PublicKey): PublicKey =>
-  PublicKey.findProgramAddressSync(
-    [owner.toBuffer(), TOKEN_PROGRAM.toBuffer(), mint.toBuffer()],
-    ASSOCIATED_TOKEN_PROGRAM,
-  )[0];
 
 /**
  * Solana has no calldata, so `data` is an unsigned legacy transaction, base64-encoded the way LI.FI
- * and wallets exchange Solana transactions: a transfer to the sandbox deposit account (SystemProgram
- * for SOL; create-idempotent of the deposit's token account plus SPL TransferChecked for a mint) and
- * a Memo with the intent's commitment. Its recent blockhash is a placeholder (all zeros): the wallet
- * must set a fresh one before signing. `to` is the deposit account, `chainId` LI.FI's Solana id.
+ * and wallets exchange Solana transactions. It holds a single Memo instruction with the marker and
+ * the commitment, signed by the sender: it costs the signature fee and transfers nothing. Its
+ * recent blockhash is a placeholder (all zeros) the wallet replaces before signing.
  */
-function solanaTransaction(intent: DepositIntent, decimals: number): TransactionData {
+function solanaTransaction(intent: DepositIntent): TransactionData {
   const owner = solanaKey(intent.depositor);
   if (!owner) throw new RangeError(`not a Solana address: ${intent.depositor}`);
-  const deposit = new PublicKey(SANDBOX_DEPOSIT_ADDRESS.solana);
   const tx = new Transaction({ feePayer: owner, recentBlockhash: PublicKey.default.toBase58() });
-  if (intent.native) {
-    tx.add(SystemProgram.transfer({ fromPubkey: owner, toPubkey: deposit, lamports: intent.inputAmount }));
-  } else {
-    const mint = new PublicKey(intent.inputToken);
-    const source = associatedTokenAccount(owner, mint);
-    const target = associatedTokenAccount(deposit, mint);
-    tx.add(
-      new TransactionInstruction({
-        programId: ASSOCIATED_TOKEN_PROGRAM,
-        keys: [
-          { pubkey: owner, isSigner: true, isWritable: true },
-          { pubkey: target, isSigner: false, isWritable: true },
-          { pubkey: deposit, isSigner: false, isWritable: false },
-          { pubkey: mint, isSigner: false, isWritable: false },
-          { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
-          { pubkey: TOKEN_PROGRAM, isSigner: false, isWritable: false },
-        ],
-        data: Buffer.from([1]), // CreateIdempotent
-      }),
-    );
-    const transfer = Buffer.alloc(10);
-    transfer.writeUInt8(12, 0); // TransferChecked
-    transfer.writeBigUInt64LE(intent.inputAmount, 1);
-    transfer.writeUInt8(decimals, 9);
-    tx.add(
-      new TransactionInstruction({
-        programId: TOKEN_PROGRAM,
-        keys: [
-          { pubkey: source, isSigner: false, isWritable: true },
-          { pubkey: mint, isSigner: false, isWritable: false },
-          { pubkey: target, isSigner: false, isWritable: true },
-          { pubkey: owner, isSigner: true, isWritable: false },
-        ],
-        data: transfer,
-      }),
-    );
-  }
   tx.add(
     new TransactionInstruction({
       programId: MEMO_PROGRAM,
       keys: [{ pubkey: owner, isSigner: true, isWritable: false }],
-      data: Buffer.from(`cipgate-sandbox:${intentCommitment(intent)}`, 'utf8'),
+      data: Buffer.from(`${SANDBOX_MARKER}${intentCommitment(intent)}`, 'utf8'),
     }),
   );
   return {
     chainId: intent.chainId,
     from: intent.depositor,
-    to: SANDBOX_DEPOSIT_ADDRESS.solana,
+    to: intent.depositor,
     data: tx.serialize({ requireAllSignatures: false, verifySignatures: false }).toString('base64'),
-    value: intent.native ? intent.inputAmount.toString() : '0',
+    value: '0',
     gasLimit: intent.gasLimit.toString(),
     gasPrice: intent.gasPrice.toString(),
   };
 }
 
-/** Prefix of the sandbox's Bitcoin OP_RETURN payload. */
-export const BITCOIN_MEMO_PREFIX = 'SBX1';
-
 /**
- * A Bitcoin deposit is a payment of `value` satoshis to `to` with an OP_RETURN output whose payload
- * is `data` (hex): the prefix and the intent's 32-byte commitment. The intent itself cannot fit the
- * 80-byte OP_RETURN limit once a Solana recipient and mint are involved, so it stays server-side in
- * the route's tracking, as intent-based bridges keep it.
+ * A Bitcoin "deposit" pays nothing to anyone: `to` is the sender, `value` 0, and `data` the payload of
+ * an OP_RETURN output (marker and commitment, hex). A wallet building it spends only the fee.
  */
 function bitcoinTransaction(intent: DepositIntent): TransactionData {
   return {
     chainId: intent.chainId,
     from: intent.depositor,
-    to: SANDBOX_DEPOSIT_ADDRESS.bitcoin,
-    data: concat([bytesToHex(stringToBytes(BITCOIN_MEMO_PREFIX)), intentCommitment(intent)]),
-    value: intent.inputAmount.toString(),
+    to: intent.depositor,
+    data: sandboxPayload(intent),
+    value: '0',
     gasLimit: intent.gasLimit.toString(),
     gasPrice: intent.gasPrice.toString(),
   };
 }
 
-/** The source-chain transaction of a sandbox deposit. */
-export function depositTransaction(intent: DepositIntent, inputDecimals: number): TransactionData {
+/** The source-chain transaction of a sandbox quote: harmless if signed on a real network. */
+export function depositTransaction(intent: DepositIntent): TransactionData {
   switch (intent.source.family) {
     case 'evm':
       return evmTransaction(intent);
     case 'solana':
-      return solanaTransaction(intent, inputDecimals);
+      return solanaTransaction(intent);
     case 'bitcoin':
       return bitcoinTransaction(intent);
     default:
