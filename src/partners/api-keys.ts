@@ -58,6 +58,7 @@ interface KeyRow {
   partner_id: string;
   name: string;
   email: string;
+  sandbox: boolean | number;
 }
 
 /** Finds the partner owning a presented key, comparing hashes in constant time; null for any bad key. */
@@ -65,7 +66,7 @@ export async function verifyApiKey(db: Database, presented: string): Promise<Aut
   const match = KEY_PATTERN.exec(presented);
   if (!match) return null;
   const rows = await db.query<KeyRow>(
-    `select k.id as key_id, k.hash, p.id as partner_id, p.name, p.email
+    `select k.id as key_id, k.hash, p.id as partner_id, p.name, p.email, p.sandbox
        from api_key k join partner p on p.id = k.partner_id
       where k.prefix = ? and k.revoked_at is null`,
     [match[1]],
@@ -75,5 +76,6 @@ export async function verifyApiKey(db: Database, presented: string): Promise<Aut
   const presentedHash = sha256(presented);
   const storedHash = row ? Buffer.from(row.hash, 'hex') : Buffer.alloc(32);
   if (!timingSafeEqual(presentedHash, storedHash) || !row) return null;
-  return { id: row.partner_id, name: row.name, email: row.email, keyId: row.key_id };
+  // SQLite stores booleans as 0/1.
+  return { id: row.partner_id, name: row.name, email: row.email, keyId: row.key_id, sandbox: Boolean(row.sandbox) };
 }
