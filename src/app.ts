@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { openDatabase } from './db/orm.js';
 import { createGraphqlServer } from './gateway/server.js';
+import { unreachableSubgraphs } from './gateway/subgraph-health.js';
 import { buildSupergraph } from './gateway/supergraph.js';
 import type { RequestContext } from './graphql/context.js';
 import { contextFor } from './graphql/request-context.js';
@@ -81,6 +82,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const apollo = await createGraphqlServer(supergraph, {
     explorer: config.graphqlExplorer,
     subgraphUrls: config.subgraphUrls,
+    subgraphSecret: config.subgraphSecret,
+    subgraphTimeoutMs: config.subgraphTimeoutMs,
   });
 
   await http.register(rateLimitPlugin, { config });
@@ -94,6 +97,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     } catch {
       return reply.code(503).send({ status: 'database unreachable' });
     }
+    const subgraphs = await unreachableSubgraphs(config.subgraphUrls);
+    if (subgraphs.length) return reply.code(503).send({ status: 'subgraph unreachable', subgraphs });
     // Without Redis, limits still hold per process: serve, but say so.
     if ((await http.rateLimits.counters.probe()) === 'unreachable') return { status: 'degraded', redis: 'unreachable' };
     return { status: 'ready' };

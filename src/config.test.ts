@@ -41,11 +41,18 @@ describe('configuration', () => {
     const config = loadConfig({
       EVM_RPC_URLS: 'eip155:1=https://eth.example, eip155:8453=http://127.0.0.1:8545',
       SUBGRAPH_URLS: 'identity=http://10.0.0.2:4001/graphql',
+      SUBGRAPH_SECRET: 'x'.repeat(32),
     });
     expect(config.bridge.rpcUrls).toEqual({
       'eip155:1': 'https://eth.example',
       'eip155:8453': 'http://127.0.0.1:8545',
     });
     expect(config.subgraphUrls).toEqual({ identity: 'http://10.0.0.2:4001/graphql' });
+  });
+
+  it('requires a long SUBGRAPH_SECRET with remote subgraphs', () => {
+    expect(() => loadConfig({ SUBGRAPH_URLS: 'identity=http://10.0.0.2:4001/graphql' })).toThrow(/SUBGRAPH_SECRET/);
+    expect(() => loadConfig({ SUBGRAPH_SECRET: 'short' })).toThrow(/SUBGRAPH_SECRET must be at least 32/);
+    expect(loadConfig({}).subgraphHost).toBe('127.0.0.1');
   });
 });

@@ -23,6 +23,13 @@ export interface Config {
   providerTimeoutMs: number;
   /** Subgraphs served by other processes (name → GraphQL URL); the rest run in this process. */
   subgraphUrls: Record<string, string>;
+  /** Shared by the gateway and subgraph processes to sign and check gateway tokens (src/gateway/subgraph-token.ts). */
+  subgraphSecret: string | undefined;
+  /** Where `npm run subgraph` listens: loopback unless told otherwise, since only the gateway should call it. */
+  subgraphHost: string;
+  subgraphPort: number;
+  /** Longest the gateway waits for one remote subgraph fetch. */
+  subgraphTimeoutMs: number;
   naming: {
     ensRpcUrl: string | undefined;
     ensRegistryAddress: string | undefined;
@@ -141,6 +148,12 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`SUBGRAPH_URLS must be a comma-separated list of <subgraph>=<http url>, got "${pair}"`);
     } else subgraphUrls[name] = value;
   }
+  const subgraphSecret = str('SUBGRAPH_SECRET');
+  if (subgraphSecret !== undefined && subgraphSecret.length < 32) {
+    problems.push('SUBGRAPH_SECRET must be at least 32 characters');
+  } else if (subgraphSecret === undefined && Object.keys(subgraphUrls).length) {
+    problems.push('SUBGRAPH_SECRET is required when SUBGRAPH_URLS is set');
+  }
 
   const trustProxy = ((): Config['trustProxy'] => {
     const raw = str('TRUST_PROXY');
@@ -176,6 +189,10 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxSeed: bool('SANDBOX_SEED', embedded),
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 4000, 50, 120_000),
     subgraphUrls,
+    subgraphSecret,
+    subgraphHost: str('SUBGRAPH_HOST') ?? '127.0.0.1',
+    subgraphPort: int('SUBGRAPH_PORT', 4001, 0, 65535),
+    subgraphTimeoutMs: int('SUBGRAPH_TIMEOUT_MS', 5000, 100, 60_000),
     naming: {
       ensRpcUrl: url('ENS_RPC_URL', ['http:', 'https:']),
       ensRegistryAddress: address('ENS_REGISTRY_ADDRESS'),

@@ -4,7 +4,9 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { creditsPlugin } from '../credits/plugin.js';
 import type { RequestContext } from '../graphql/context.js';
+import { upstreamUnavailable } from '../graphql/errors.js';
 import { CachedLocalDataSource } from './local-data-source.js';
+import { GATEWAY_TOKEN_HEADER, signGatewayToken } from './subgraph-token.js';
 import type { Supergraph } from './supergraph.js';
 
 /**
@@ -13,14 +15,23 @@ import type { Supergraph } from './supergraph.js';
  */
 export async function createGraphqlServer(
   supergraph: Supergraph,
-  options: { explorer: boolean; subgraphUrls?: Record<string, string> },
+  options: {
+    explorer: boolean;
+    subgraphUrls?: Record<string, string>;
+    /** Signs the gateway token every remote subgraph requires; config makes it present with subgraphUrls. */
+    subgraphSecret?: string;
+    subgraphTimeoutMs?: number;
+  },
 ): Promise<ApolloServer<RequestContext>> {
   const schemas = new Map(supergraph.subgraphs.map((s) => [s.name, s.schema]));
   const gateway = new ApolloGateway({
     supergraphSdl: supergraph.sdl,
     buildService: ({ name }) => {
       const url = options.subgraphUrls?.[name];
-      if (url) return new ForwardingDataSource({ url });
+      if (url) {
+        if (!options.subgraphSecret) throw new Error(`remote subgraph ${name} needs SUBGRAPH_SECRET`);
+        return new ForwardingDataSource(name, url, options.subgraphSecret, options.subgraphTimeoutMs ?? 5000);
+      }
       const schema = schemas.get(name);
       if (!schema) throw new Error(`supergraph names unknown subgraph ${name}`);
       // Parses and validates each subgraph operation once, not per request (see local-data-source.ts).
@@ -69,10 +80,46 @@ export async function createGraphqlServer(
   return server;
 }
 
-/** A subgraph in another process: it sees the caller's key and request id, and authenticates on its own. */
+/**
+ * A subgraph in another process. It learns the caller from a token signed for this one fetch, never from
+ * the caller's key, and one that cannot answer now is an unavailable upstream (a free 503), not a bug.
+ */
 class ForwardingDataSource extends RemoteGraphQLDataSource<RequestContext> {
+  constructor(
+    private readonly subgraph: string,
+    url: string,
+    private readonly secret: string,
+    timeoutMs: number,
+  ) {
+    // A stalled subgraph must not hold the caller's request open.
+    const fetcher: RemoteGraphQLDataSource['fetcher'] = (target, init) =>
+      fetch(target, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    super({ url, fetcher });
+  }
+
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<RequestContext>) {
-    const headers: Record<string, string> = context.forwardHeaders ?? {};
-    for (const [name, value] of Object.entries(headers)) request.http?.headers.set(name, value);
+    const headers = request.http?.headers;
+    if (!headers) return;
+    const forward: Record<string, string> = context.forwardHeaders ?? {};
+    for (const [name, value] of Object.entries(forward)) headers.set(name, value);
+    const token = signGatewayToken(this.secret, {
+      partnerId: context.partner?.id ?? null,
+      keyId: context.partner?.keyId ?? null,
+      requestId: String(context.requestId),
+    });
+    headers.set(GATEWAY_TOKEN_HEADER, token);
+  }
+
+  override didEncounterError(
+    error: Error,
+    _request: unknown,
+    response?: Parameters<RemoteGraphQLDataSource['didEncounterError']>[2],
+    context?: RequestContext,
+  ): never {
+    // No answer (refused, reset, timed out), our token refused (secrets differ) or a proxy's 5xx.
+    const unavailable = !response || response.status === 401 || response.status >= 500 || error.name === 'TimeoutError';
+    if (!unavailable) throw error;
+    context?.log.warn({ err: error, subgraph: this.subgraph, status: response?.status }, 'remote subgraph unavailable');
+    throw upstreamUnavailable('A backing service is unavailable; try again shortly');
   }
 }

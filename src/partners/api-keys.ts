@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/orm.js';
 import type { AuthenticatedPartner } from '../graphql/context.js';
+import { getPartner } from './partners.js';
 
 /**
  * API keys look like `cgk_3fa9c2d1_<43 chars>`: the `cgk_3fa9c2d1` prefix is public (shown in listings,
@@ -78,4 +79,15 @@ export async function verifyApiKey(db: Database, presented: string): Promise<Aut
   if (!timingSafeEqual(presentedHash, storedHash) || !row) return null;
   // SQLite stores booleans as 0/1.
   return { id: row.partner_id, name: row.name, email: row.email, keyId: row.key_id, sandbox: Boolean(row.sandbox) };
+}
+
+/** The partner a gateway token names, in verifyApiKey's shape, for a subgraph that never sees the key. */
+export async function getAuthenticatedPartner(
+  db: Database,
+  partnerId: string,
+  keyId: string,
+): Promise<AuthenticatedPartner | null> {
+  const partner = UUID.test(partnerId) ? await getPartner(db, partnerId) : null;
+  if (!partner) return null;
+  return { id: partner.id, name: partner.name, email: partner.email, keyId, sandbox: partner.sandbox };
 }
