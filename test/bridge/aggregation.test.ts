@@ -1,6 +1,6 @@
 /**
  * Quotes and catalogue aggregated over LI.FI and Across (local stand-ins replaying their documented
- * answers) and the sandbox, through the real HTTP surface.
+ * answers), through the real HTTP surface; the sandbox serves sandbox partners only.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -44,8 +44,8 @@ async function setup(env: Record<string, string> = {}) {
     ...env,
   });
   const { apiKey } = await app.partner(100);
-  const get = (url: string) => app.http.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
-  const balance = async () => (await get('/partners/stats')).json().creditBalance as number;
+  const get = (url: string, key = apiKey) => app.http.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+  const balance = async (key = apiKey) => (await get('/partners/stats', key)).json().creditBalance as number;
   return {
     lifi,
     across,
@@ -68,19 +68,15 @@ describe('quote aggregation', () => {
     await s.stop();
   });
 
-  it('merges the routes of LI.FI, Across and the sandbox best-first by toAmount, each stored with its provider', async () => {
+  it('merges the routes of LI.FI and Across best-first by toAmount, each stored with its provider', async () => {
     s = await setup();
     const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
     expect(res.statusCode, res.body).toBe(200);
     const { routes } = res.json();
-    expect(routes.map((r: { bridgeProvider: string }) => r.bridgeProvider).sort()).toEqual([
-      'across',
-      'lifi',
-      'sandbox',
-    ]);
+    expect(routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across', 'lifi']);
     const amounts = routes.map((r: { toAmount: string }) => BigInt(r.toAmount));
     expect(amounts).toEqual([...amounts].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
-    expect(new Set(routes.map((r: { id: string }) => r.id)).size).toBe(3);
+    expect(new Set(routes.map((r: { id: string }) => r.id)).size).toBe(2);
     const lifi = routes.find((r: { bridgeProvider: string }) => r.bridgeProvider === 'lifi');
     expect(lifi).toMatchObject({ toAmount: '99851237', toAmountMin: '99601609', transactionData: { chainId: 42161 } });
     const across = routes.find((r: { bridgeProvider: string }) => r.bridgeProvider === 'across');
@@ -119,7 +115,7 @@ describe('quote aggregation', () => {
         .json()
         .routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)
         .sort(),
-    ).toEqual(['across', 'sandbox']);
+    ).toEqual(['across']);
     expect(await s.balance()).toBe(98);
   });
 
@@ -133,13 +129,13 @@ describe('quote aggregation', () => {
         .json()
         .routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)
         .sort(),
-    ).toEqual(['lifi', 'sandbox']);
+    ).toEqual(['lifi']);
     // One retry of the transient failure, then given up.
     expect(s.across.count('/api/suggested-fees')).toBe(2);
   });
 
   it('all upstreams failing is a free 503', async () => {
-    s = await setup({ BRIDGE_SANDBOX: 'false' });
+    s = await setup();
     s.lifi.reply('/v1/quote', { hang: true });
     s.across.reply('/api/suggested-fees', { status: 502, body: 'bad gateway' });
     const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
@@ -169,7 +165,7 @@ describe('quote aggregation', () => {
   });
 
   it('upstreams refusing the request (400) is a free 400 carrying their reasons', async () => {
-    s = await setup({ BRIDGE_SANDBOX: 'false' });
+    s = await setup();
     s.lifi.reply('/v1/quote', { status: 400, json: fixture('lifi', 'quote-invalid-400.json') });
     s.across.reply('/api/suggested-fees', {
       status: 400,
@@ -188,7 +184,7 @@ describe('quote aggregation', () => {
   });
 
   it('drops a route whose transaction is not what was asked (wrong chain id)', async () => {
-    s = await setup({ BRIDGE_SANDBOX: 'false' });
+    s = await setup();
     const bad = structuredClone(fixture('lifi', 'quote-usdc-arbitrum-base.json')) as {
       transactionRequest: { chainId: number };
     };
@@ -196,6 +192,79 @@ describe('quote aggregation', () => {
     s.lifi.reply('/v1/quote', { json: bad });
     const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
     expect(res.json().routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across']);
+  });
+});
+
+describe('sandbox and live partners never share routes', () => {
+  let s: Setup;
+  beforeAll(async () => {
+    s = await setup();
+  });
+  afterAll(() => s.stop());
+
+  it('with LI.FI and Across enabled, a live partner never sees a sandbox route and a sandbox partner sees only those', async () => {
+    const sandbox = await s.app.partner(100, 'Sandbox Partner', { sandbox: true });
+    const live = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(live.statusCode, live.body).toBe(200);
+    expect(live.json().routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across', 'lifi']);
+    const quotesAsked = s.lifi.count('/v1/quote') + s.across.count('/api/suggested-fees');
+
+    const demo = await s.get(`/partners/bridge/quote?${usdcQuery}`, sandbox.apiKey);
+    expect(demo.statusCode, demo.body).toBe(200);
+    const routes = demo.json().routes as { bridgeProvider: string; transactionData: { to: string; value: string } }[];
+    expect(routes.map((r) => r.bridgeProvider)).toEqual(['sandbox']);
+    expect(routes[0]?.transactionData).toMatchObject({ to: WALLET, value: '0' });
+    // The upstreams were not asked on the sandbox partner's behalf.
+    expect(s.lifi.count('/v1/quote') + s.across.count('/api/suggested-fees')).toBe(quotesAsked);
+    expect(await s.balance(sandbox.apiKey)).toBe(98);
+
+    // The catalogue too: the sandbox partner's providers are the sandbox alone.
+    const gql = await s.app.http.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', 'x-api-key': sandbox.apiKey },
+      payload: { query: '{ bridgeProviders { name } }' },
+    });
+    expect(gql.json().data.bridgeProviders).toEqual([{ name: 'sandbox' }]);
+  });
+});
+
+describe('one deadline per request', () => {
+  let s: Setup;
+  afterEach(async () => {
+    await s.stop();
+  });
+
+  const TIMEOUT_MS = 600;
+
+  it('a quote with hanging upstreams answers within the deadline, not one timeout per call, and is free', async () => {
+    s = await setup({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) });
+    // LI.FI never answers anything: its chain list (read twice, for both chains of the request), its
+    // retry and its quote used to take a timeout each, one after the other.
+    for (const path of ['/v1/chains', '/v1/tokens', '/v1/quote']) s.lifi.reply(path, { hang: true });
+    s.across.reply('/api/suggested-fees', { hang: true });
+    const started = performance.now();
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    const elapsed = performance.now() - started;
+    expect(res.statusCode, res.body).toBe(503);
+    expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS * 0.9);
+    expect(elapsed).toBeLessThan(TIMEOUT_MS * 1.5);
+    expect(await s.balance()).toBe(100);
+    expect(await s.app.services.db.query('select id from bridge_route')).toEqual([]);
+  });
+
+  it("a hanging quote leaves the other upstream's route, answered within the deadline", async () => {
+    s = await setup({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) });
+    // Warm the catalogue so that only the quote itself can hang.
+    expect((await s.get('/partners/bridge/chains')).statusCode).toBe(200);
+    s.lifi.reply('/v1/quote', { hang: true });
+    const started = performance.now();
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    const elapsed = performance.now() - started;
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across']);
+    expect(elapsed).toBeLessThan(TIMEOUT_MS * 1.5);
+    expect(await s.balance()).toBe(100 - 1 - 2);
   });
 });
 
@@ -225,7 +294,7 @@ describe('catalogue aggregation and cache', () => {
     const cached = await s.app.services.db.query<{ provider: string }>(
       "select provider from bridge_catalogue where resource = 'chains' order by provider",
     );
-    expect(cached.map((r) => r.provider)).toEqual(['across', 'lifi', 'sandbox']);
+    expect(cached.map((r) => r.provider)).toEqual(['across', 'lifi']);
   });
 
   it('tokens: the union of the providers, native first, one entry per address, priced where anyone prices it', async () => {
@@ -238,7 +307,10 @@ describe('catalogue aggregation and cache', () => {
     expect(new Set(keys).size).toBe(keys.length);
     const usdc = tokens.filter((t: { address: string }) => t.address.toLowerCase() === USDC_ARB.toLowerCase());
     expect(usdc).toHaveLength(1);
-    for (const t of tokens) expect(t.priceUSD).toMatch(/^\d+(\.\d+)?$/);
+    // Prices are the upstreams' own; a token none of them prices has none (LI.FI's PENDLE).
+    for (const t of tokens) if ('priceUSD' in t) expect(t.priceUSD).toMatch(/^\d+(\.\d+)?$/);
+    expect(usdc[0].priceUSD).toBe('0.99985');
+    expect(tokens.find((t: { symbol: string }) => t.symbol === 'PENDLE')).not.toHaveProperty('priceUSD');
     expect(s.lifi.count('/v1/tokens')).toBe(1);
   });
 
@@ -264,7 +336,6 @@ describe('catalogue aggregation and cache', () => {
         LIFI_API_URL: `${s.lifi.url}/v1`,
         ACROSS_API_URL: `${s.across.url}/api`,
         PROVIDER_TIMEOUT_MS: '400',
-        BRIDGE_SANDBOX: 'false',
       },
       s.app.database,
     );
@@ -277,7 +348,7 @@ describe('catalogue aggregation and cache', () => {
       });
       expect(res.statusCode).toBe(200);
       expect(s.lifi.count('/v1/chains')).toBeGreaterThan(0);
-      // Without the sandbox, only LI.FI's (stale) list says Polygon is bridged; Across has no Polygon route.
+      // Only LI.FI's (stale) list says Polygon is bridged; Across has no Polygon route.
       const chains = res.json().chains as { caip2Id: string; isBridgeSupported: boolean }[];
       expect(chains.find((c) => c.caip2Id === 'eip155:137')?.isBridgeSupported).toBe(true);
       expect(chains.find((c) => c.caip2Id === 'eip155:43114')?.isBridgeSupported).toBe(false);
