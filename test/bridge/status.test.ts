@@ -36,7 +36,10 @@ describe('bridge status with an RPC for the source chain', () => {
   let anvil: Anvil;
   let lifi: Standin;
   let app: TestApp;
+  /** Live: served by the LI.FI stand-in. */
   let apiKey: string;
+  /** Sandbox: served by the sandbox only. */
+  let sandboxKey: string;
   let sender: Address;
   let wallet: ReturnType<typeof createWalletClient>;
   let reader: ReturnType<typeof createPublicClient>;
@@ -50,6 +53,7 @@ describe('bridge status with an RPC for the source chain', () => {
       PROVIDER_TIMEOUT_MS: '2000',
     });
     ({ apiKey } = await app.partner(100));
+    ({ apiKey: sandboxKey } = await app.partner(100, 'Sandbox Partner', { sandbox: true }));
     wallet = createWalletClient({ transport: http(anvil.rpcUrl) });
     reader = createPublicClient({ transport: http(anvil.rpcUrl), pollingInterval: 50 });
     [sender] = (await wallet.getAddresses()) as [Address];
@@ -60,8 +64,9 @@ describe('bridge status with an RPC for the source chain', () => {
   });
 
   const get = (url: string, key = apiKey) => app.http.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
-  const status = (txHash: string, extra = '') => get(`/partners/bridge/status?txHash=${txHash}${extra}`);
-  const balance = async () => (await get('/partners/stats')).json().creditBalance as number;
+  const status = (txHash: string, extra = '', key = apiKey) =>
+    get(`/partners/bridge/status?txHash=${txHash}${extra}`, key);
+  const balance = async (key = apiKey) => (await get('/partners/stats', key)).json().creditBalance as number;
 
   async function sandboxQuote(): Promise<RouteBody> {
     const q = new URLSearchParams({
@@ -72,10 +77,11 @@ describe('bridge status with an RPC for the source chain', () => {
       fromAmount: '250000000000000000',
       fromAddress: sender,
     });
-    const res = await get(`/partners/bridge/quote?${q}`);
+    const res = await get(`/partners/bridge/quote?${q}`, sandboxKey);
     expect(res.statusCode, res.body).toBe(200);
-    const route = res.json().routes.find((r: { bridgeProvider: string }) => r.bridgeProvider === 'sandbox');
-    return route as RouteBody;
+    const { routes } = res.json();
+    expect(routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['sandbox']);
+    return routes[0] as RouteBody;
   }
 
   /** Signs and sends the quote's transaction data exactly as a wallet would. */
@@ -93,14 +99,28 @@ describe('bridge status with an RPC for the source chain', () => {
     return hash;
   }
 
+  it('a signed and mined sandbox transaction costs the sender its gas and not one wei more', async () => {
+    const route = await sandboxQuote();
+    expect(route.transactionData).toMatchObject({ to: sender, value: '0' });
+    const before = await reader.getBalance({ address: sender });
+    const hash = await send(route.transactionData);
+    const receipt = await reader.getTransactionReceipt({ hash });
+    expect(receipt.status).toBe('success');
+    const after = await reader.getBalance({ address: sender });
+    expect(after).toBe(before - receipt.gasUsed * receipt.effectiveGasPrice);
+    // Nobody else received anything: the only account touched is the sender's own.
+    expect(receipt.to?.toLowerCase()).toBe(sender.toLowerCase());
+    expect(receipt.logs).toEqual([]);
+  });
+
   it('links a mined quoted transaction to its route by the chain, and reports it PENDING with on-chain figures', async () => {
     const route = await sandboxQuote();
     const hash = await send(route.transactionData);
     const receipt = await reader.getTransactionReceipt({ hash });
     const block = await reader.getBlock({ blockNumber: receipt.blockNumber });
-    const before = await balance();
+    const before = await balance(sandboxKey);
 
-    const res = await status(hash);
+    const res = await status(hash, '', sandboxKey);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
@@ -119,7 +139,7 @@ describe('bridge status with an RPC for the source chain', () => {
     expect(body.progress).toBeGreaterThanOrEqual(10);
     expect(body.progress).toBeLessThan(100);
     expect(body.message).toMatch(/progress/i);
-    expect(await balance()).toBe(before - 1);
+    expect(await balance(sandboxKey)).toBe(before - 1);
     const [row] = await app.services.db.query<{ tx_hash: string; linked_by: string }>(
       'select tx_hash, linked_by from bridge_route where id = ?',
       [route.id],
@@ -142,12 +162,12 @@ describe('bridge status with an RPC for the source chain', () => {
       }),
       route.id,
     ]);
-    const done = (await status(hash)).json();
+    const done = (await status(hash, '', sandboxKey)).json();
     expect(done).toMatchObject({ status: 'DONE', bridge: 'sandbox', progress: 100 });
     expect(done.toTx.chainId).toBe(8453);
     expect(done.toTx.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     await app.services.db.run("update bridge_route set tracking = '{}' where id = ?", [route.id]);
-    expect((await status(hash)).json()).toEqual(done);
+    expect((await status(hash, '', sandboxKey)).json()).toEqual(done);
 
     const history = await app.services.db.query<{ status: string; provider: string }>(
       'select status, provider from bridge_status_history where tx_hash = ? order by id',
@@ -157,6 +177,9 @@ describe('bridge status with an RPC for the source chain', () => {
       { status: 'PENDING', provider: 'sandbox' },
       { status: 'DONE', provider: 'sandbox' },
     ]);
+    // A live partner asking about the same hash is answered by its own upstreams, never the sandbox.
+    const live = (await status(hash)).json();
+    expect(live).toMatchObject({ status: 'NOT_FOUND', bridge: 'lifi' });
   });
 
   it('a reverted source transaction is FAILED, final, with progress 0', async () => {
@@ -188,7 +211,9 @@ describe('bridge status with an RPC for the source chain', () => {
     // Linked to a quoted route whose chain does not know the hash: NOT_FOUND from the chain itself.
     const route = await sandboxQuote();
     const other = `0x${'6b'.repeat(32)}`;
-    const linked = (await status(other, `&routeId=${route.id}`)).json();
+    // Only the sandbox partner that was quoted the route can claim it.
+    expect((await status(other, `&routeId=${route.id}`)).statusCode).toBe(404);
+    const linked = (await status(other, `&routeId=${route.id}`, sandboxKey)).json();
     expect(linked).toMatchObject({
       status: 'NOT_FOUND',
       bridge: 'sandbox',
@@ -251,8 +276,8 @@ describe('bridge status without an RPC: the partner links its route', () => {
   afterAll(() => app.stop());
 
   it('routeId links the hash to the route for that partner only', async () => {
-    const owner = await app.partner(20);
-    const other = await app.partner(20);
+    const owner = await app.partner(20, 'Sandbox Owner', { sandbox: true });
+    const other = await app.partner(20, 'Sandbox Other', { sandbox: true });
     const get = (url: string, key: string) => app.http.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
     const q = new URLSearchParams({
       fromChain: 'eip155:1',
@@ -284,7 +309,7 @@ describe('bridge status without an RPC: the partner links its route', () => {
   });
 
   it('concurrent calls for a new transaction all answer and record one history entry', async () => {
-    const { apiKey } = await app.partner(20);
+    const { apiKey } = await app.partner(20, 'Sandbox Partner', { sandbox: true });
     const hash = `0x${'1f'.repeat(32)}`;
     const answers = await Promise.all(
       Array.from({ length: 6 }, () =>
