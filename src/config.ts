@@ -21,6 +21,8 @@ export interface Config {
   /** Create a labelled sandbox partner (and demo names) on first start. */
   sandboxSeed: boolean;
   providerTimeoutMs: number;
+  /** Longest upstream answer body read (HTTP APIs and JSON-RPC); a longer answer fails that upstream call. */
+  upstreamMaxBodyBytes: number;
   /** Subgraphs served by other processes (name → GraphQL URL); the rest run in this process. */
   subgraphUrls: Record<string, string>;
   /** Shared by the gateway and subgraph processes to sign and check gateway tokens (src/gateway/subgraph-token.ts). */
@@ -188,6 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     credits: { reservationTtlMs: int('CREDIT_RESERVATION_TTL_MS', 120_000, 1000, 3_600_000) },
     sandboxSeed: bool('SANDBOX_SEED', embedded),
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 4000, 50, 120_000),
+    upstreamMaxBodyBytes: int('UPSTREAM_MAX_BODY_BYTES', 5 * 1_048_576, 1024, 1024 * 1_048_576),
     subgraphUrls,
     subgraphSecret,
     subgraphHost: str('SUBGRAPH_HOST') ?? '127.0.0.1',

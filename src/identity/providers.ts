@@ -60,14 +60,20 @@ export function namingProvidersFromConfig(config: Config, mns?: NamingProvider):
       registryAddress: naming.ensRegistryAddress as Address | undefined,
       baseRegistrarAddress: naming.ensBaseRegistrarAddress as Address | undefined,
       timeoutMs: config.providerTimeoutMs,
+      maxBodyBytes: config.upstreamMaxBodyBytes,
     }),
     createBasenamesProvider({
       rpcUrl: naming.baseRpcUrl,
       registryAddress: naming.basenamesRegistryAddress as Address | undefined,
       baseRegistrarAddress: naming.basenamesBaseRegistrarAddress as Address | undefined,
       timeoutMs: config.providerTimeoutMs,
+      maxBodyBytes: config.upstreamMaxBodyBytes,
     }),
-    createSnsProvider({ rpcUrl: naming.solanaRpcUrl, timeoutMs: config.providerTimeoutMs }),
+    createSnsProvider({
+      rpcUrl: naming.solanaRpcUrl,
+      timeoutMs: config.providerTimeoutMs,
+      maxBodyBytes: config.upstreamMaxBodyBytes,
+    }),
   );
   return namingProviders(list, mns?.info.provider);
 }

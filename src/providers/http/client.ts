@@ -1,3 +1,4 @@
+import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, limitBody } from './body.js';
 import { type BreakerState, CircuitBreaker } from './breaker.js';
 import { UpstreamHttpError, UpstreamUnavailableError } from './errors.js';
 
@@ -12,6 +13,8 @@ export interface HttpClientOptions {
   timeoutMs: number;
   /** Extra attempts after the first one, for transient failures only. */
   retries: number;
+  /** Longest answer body read (`UPSTREAM_MAX_BODY_BYTES`); a longer one fails the call. Defaults to 5 MiB. */
+  maxBodyBytes?: number;
   headers?: Record<string, string>;
   /** Defaults to 5 consecutive failed calls and a 30 s cool-down; `false` disables it. */
   breaker?: { failureThreshold: number; cooldownMs: number } | false;
@@ -30,6 +33,11 @@ export interface HttpClientOptions {
 }
 
 export interface RequestOptions {
+  /**
+   * The caller's deadline (or cancellation) for the whole call: every attempt, and every back-off
+   * between them, stops when it aborts, and the call rejects with the signal's reason. Pass one signal
+   * to several calls (e.g. `AbortSignal.timeout(ms)`) to give sequential fallbacks one shared budget.
+   */
   signal?: AbortSignal;
 }
 
@@ -47,6 +55,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const { name, timeoutMs, retries } = options;
   if (!(timeoutMs > 0)) throw new RangeError(`${name}: timeoutMs must be positive`);
   if (!(retries >= 0) || !Number.isInteger(retries)) throw new RangeError(`${name}: retries must be a whole number`);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!(maxBodyBytes > 0)) throw new RangeError(`${name}: maxBodyBytes must be positive`);
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   // Validate once so a bad configuration fails at start-up rather than on the first request.
   new URL(baseUrl);
@@ -62,9 +72,15 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   async function attempt(url: string, callerSignal: AbortSignal | undefined): Promise<unknown> {
     const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    const cut = new AbortController();
+    const signal = AbortSignal.any(callerSignal ? [callerSignal, timeout, cut.signal] : [timeout, cut.signal]);
     const unreachable = (err: unknown): never => {
       if (callerSignal?.aborted) throw callerSignal.reason;
+      if (err instanceof BodyTooLargeError) {
+        throw new UpstreamUnavailableError(name, 'too_large', `answer from ${path(url)} is ${err.message}`, {
+          cause: err,
+        });
+      }
       if (timeout.aborted) {
         throw new UpstreamUnavailableError(name, 'timeout', `no answer within ${timeoutMs} ms`, { cause: err });
       }
@@ -73,7 +89,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { method: 'GET', headers, signal, redirect: 'follow' });
+      response = limitBody(
+        await fetch(url, { method: 'GET', headers, signal, redirect: 'follow' }),
+        maxBodyBytes,
+        (reason) => cut.abort(reason),
+      );
       // Reading the body stays under the same signal: a server that sends headers and then stalls
       // is as unavailable as one that never answers.
       text = await response.text();
@@ -174,8 +194,8 @@ interface Verdict {
 
 function classify(err: unknown): Verdict {
   if (err instanceof UpstreamUnavailableError) {
-    // A body that is not JSON will not turn into JSON on a second try.
-    return { upstreamFault: true, retryable: err.reason !== 'invalid_body' };
+    // A body that is not JSON will not turn into JSON on a second try, nor a huge one shrink.
+    return { upstreamFault: true, retryable: err.reason !== 'invalid_body' && err.reason !== 'too_large' };
   }
   if (err instanceof UpstreamHttpError) {
     const s = err.status;

@@ -37,7 +37,7 @@ export class UpstreamHttpError extends UpstreamError {
   }
 }
 
-export type UnavailableReason = 'timeout' | 'network' | 'circuit_open' | 'invalid_body';
+export type UnavailableReason = 'timeout' | 'network' | 'circuit_open' | 'invalid_body' | 'too_large';
 
 /** The upstream could not be asked, or gave nothing usable: a 503 situation, never the caller's fault. */
 export class UpstreamUnavailableError extends UpstreamError {

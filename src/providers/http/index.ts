@@ -1,3 +1,4 @@
+export { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, limitBody, limitedFetch } from './body.js';
 export { type BreakerOptions, type BreakerState, CircuitBreaker } from './breaker.js';
 export {
   buildUrl,

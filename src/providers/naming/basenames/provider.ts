@@ -46,8 +46,10 @@ export interface BasenamesProviderOptions {
   l2ReverseRegistrarAddress?: Address | null | undefined;
   /** Registry reverse namespaces read after the L2 reverse registrar; `[80002105.reverse]` by default. */
   reverseNamespaces?: readonly string[] | undefined;
-  /** Per-RPC-request timeout in milliseconds (`BASENAMES_TIMEOUT_MS`). */
+  /** Per-RPC-request timeout in milliseconds (`PROVIDER_TIMEOUT_MS`). */
   timeoutMs?: number | undefined;
+  /** Longest JSON-RPC answer read (`UPSTREAM_MAX_BODY_BYTES`). */
+  maxBodyBytes?: number | undefined;
 }
 
 /**
@@ -78,5 +80,6 @@ export function createBasenamesProvider(options: BasenamesProviderOptions): Nami
     // No public service renders NFT avatars of Basenames; such avatars are left without a URL.
     avatarService: null,
     timeoutMs: options.timeoutMs,
+    maxBodyBytes: options.maxBodyBytes,
   });
 }

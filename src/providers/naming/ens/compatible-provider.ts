@@ -1,4 +1,5 @@
 import { type Address, BaseError, type Client, createPublicClient, http, isAddress } from 'viem';
+import { DEFAULT_MAX_BODY_BYTES, limitedFetch } from '../../http/body.js';
 import { disabled, enabled, UpstreamError } from '../../status.js';
 import { txtRecordType } from '../txt-records.js';
 import type { LookupOptions, NameRecord, NamingProvider, NamingProviderInfo } from '../types.js';
@@ -36,6 +37,8 @@ export interface EnsCompatibleProviderConfig {
   textKeys?: readonly string[];
   /** Per-RPC-request timeout. */
   timeoutMs?: number;
+  /** Longest JSON-RPC answer read (`UPSTREAM_MAX_BODY_BYTES`). */
+  maxBodyBytes?: number;
 }
 
 /**
@@ -44,6 +47,7 @@ export interface EnsCompatibleProviderConfig {
  */
 export function createEnsCompatibleProvider(config: EnsCompatibleProviderConfig): NamingProvider {
   const { info } = config;
+  const maxBodyBytes = config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const client: Client = createPublicClient({
     // Batching sends the parallel reads of one lookup (text keys, coin types) in a single HTTP
     // round trip, which keeps `records` cheap without needing Multicall3 on the chain. One retry
@@ -53,6 +57,10 @@ export function createEnsCompatibleProvider(config: EnsCompatibleProviderConfig)
       timeout: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       retryCount: 1,
       retryDelay: 100,
+      // viem checks the size too, but only cancels the stream, which leaves undici draining an endless
+      // answer; the limited fetch aborts the request and so drops the connection.
+      fetchFn: limitedFetch(maxBodyBytes),
+      maxResponseBodySize: maxBodyBytes,
     }),
   });
   const textKeys = config.textKeys ?? TEXT_RECORD_KEYS;

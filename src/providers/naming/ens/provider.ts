@@ -1,4 +1,4 @@
-import { type Address, getAddress as checksumAddress, isAddress } from 'viem';
+import type { Address } from 'viem';
 import { KNOWN_CHAINS } from '../../../chains/registry.js';
 import type { NamingProvider, NamingProviderInfo } from '../types.js';
 import { COIN_TYPE_ETHEREUM } from './coin-address.js';
@@ -38,8 +38,10 @@ export interface EnsProviderOptions {
    * different namespace. `null` turns expiries off.
    */
   baseRegistrarAddress?: Address | null | undefined;
-  /** Per-RPC-request timeout in milliseconds (`ENS_TIMEOUT_MS`). */
+  /** Per-RPC-request timeout in milliseconds (`PROVIDER_TIMEOUT_MS`). */
   timeoutMs?: number | undefined;
+  /** Longest JSON-RPC answer read (`UPSTREAM_MAX_BODY_BYTES`). */
+  maxBodyBytes?: number | undefined;
 }
 
 /**
@@ -70,6 +72,7 @@ export function createEnsProvider(options: EnsProviderOptions): NamingProvider {
     l2ReverseRegistrarAddress: null,
     avatarService: isMainnetRegistry ? ENS_AVATAR_SERVICE : null,
     timeoutMs: options.timeoutMs,
+    maxBodyBytes: options.maxBodyBytes,
   });
 }
 

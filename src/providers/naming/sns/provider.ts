@@ -1,5 +1,6 @@
 import { Connection, PublicKey } from '@solana/web3.js';
 import { chainByCoinType, evmCoinType } from '../../../chains/registry.js';
+import { DEFAULT_MAX_BODY_BYTES, limitedFetch } from '../../http/body.js';
 import { disabled, enabled, UpstreamError } from '../../status.js';
 import { txtRecordType } from '../txt-records.js';
 import type {
@@ -21,6 +22,8 @@ export interface SnsProviderOptions {
   rpcUrl?: string | undefined;
   /** Budget of one lookup, all of its RPC calls together. */
   timeoutMs?: number | undefined;
+  /** Longest JSON-RPC answer read (`UPSTREAM_MAX_BODY_BYTES`). */
+  maxBodyBytes?: number | undefined;
 }
 
 export const SNS_PROVIDER_INFO: NamingProviderInfo = {
@@ -55,8 +58,10 @@ const ALL_RECORDS: SnsRecord[] = [...TEXT_RECORDS, ...(Object.keys(ADDRESS_RECOR
 export function createSnsProvider({
   rpcUrl,
   timeoutMs = DEFAULT_SNS_TIMEOUT_MS,
+  maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
 }: SnsProviderOptions = {}): NamingProvider {
   const status = rpcUrl ? enabled : disabled('SOLANA_RPC_URL is not set');
+  const bodyLimited = limitedFetch(maxBodyBytes);
 
   /**
    * Runs one lookup on a connection whose every request carries the lookup's deadline and the caller's
@@ -75,7 +80,7 @@ export function createSnsProvider({
       // web3.js would otherwise retry HTTP 429 with growing sleeps, far past any deadline.
       disableRetryOnRateLimit: true,
       httpAgent: false,
-      fetch: (input, init) => fetch(input, { ...init, signal }),
+      fetch: (input, init) => bodyLimited(input, { ...init, signal }),
     });
     const aborted = abortPromise(signal);
     try {
