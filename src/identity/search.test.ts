@@ -6,7 +6,13 @@ import type { NameRecord, NamingProvider } from '../providers/naming/types.js';
 import { disabled, enabled, UpstreamError } from '../providers/status.js';
 import { NameIndex } from './name-index.js';
 import { namingProviders } from './providers.js';
-import { IdentitySearch, InvalidQueryError, MAX_PREFIX_MATCHES, ProvidersUnavailableError } from './search.js';
+import {
+  IdentitySearch,
+  InvalidQueryError,
+  MAX_PREFIX_MATCHES,
+  ProviderNotEnabledError,
+  ProvidersUnavailableError,
+} from './search.js';
 
 const log = pino({ level: 'silent' });
 
@@ -158,9 +164,14 @@ describe('IdentitySearch', () => {
     expect(names(page)).not.toContain('alice.sol');
   });
 
-  it('refuses a full name of a disabled provider as unavailable, naming the reason', async () => {
-    await expect(run('alice.sol')).rejects.toThrow(ProvidersUnavailableError);
-    await expect(run('alice.sol')).rejects.toThrow(/SOLANA_RPC_URL is not set/);
+  it('refuses a full name of a disabled provider as bad input that says so, without asking anyone', async () => {
+    const err = await run('alice.sol').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderNotEnabledError);
+    expect(err).toBeInstanceOf(InvalidQueryError);
+    expect((err as Error).message).toBe('SOL (.sol) is not enabled on this server');
+    // Even a name the provider could not hold: the answer is about the server, not the name.
+    await expect(run('a..sol')).rejects.toThrow('SOL (.sol) is not enabled on this server');
+    expect(sol.calls).toEqual([]);
   });
 
   it('lists names other providers resolved before, until their entry expires', async () => {
@@ -261,6 +272,33 @@ describe('IdentitySearch', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     expect(names(page)).toEqual(['alice.snow', 'alicebob.snow']);
     expect(page.failed.sort()).toEqual(['chain', 'sub']);
+  });
+
+  it('gives all calls of one search one deadline: a slow lookup leaves only the rest for the page', async () => {
+    // Each call fits the 200 ms provider timeout on its own, but the lookup and then the page's record
+    // reads together do not fit the search's deadline (1.5 × 200 ms).
+    const records = home.provider.records;
+    home.provider.records = async (name, options) => {
+      await new Promise((r) => setTimeout(r, 180));
+      return records(name, options);
+    };
+    const started = Date.now();
+    const page = await run('alice');
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(450);
+    expect(page.failed).toEqual(['home']);
+    expect(names(page)).toEqual(['alice.snow', 'alice.base.eth', 'alice.eth']);
+  });
+
+  it('ends a search when the caller aborts it', async () => {
+    chain.set('hang');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const started = Date.now();
+    const page = await search.search({ query: 'alice', page: 1, perPage: 10, signal: controller.signal });
+    expect(Date.now() - started).toBeLessThan(150);
+    expect(page.failed).toContain('chain');
   });
 
   it('drops index entries of a provider that failed in this search', async () => {

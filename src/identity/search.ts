@@ -10,15 +10,25 @@ export const MAX_PER_PAGE = 50;
  * most this many per source: a prefix so short that it matches more is not a useful search.
  */
 export const MAX_PREFIX_MATCHES = 500;
+/** A search's deadline, in multiples of the provider timeout (see `IdentitySearch`). */
+export const SEARCH_DEADLINE_FACTOR = 1.5;
 
 /** A query the service cannot search for; the message names the problem (a 400). */
 export class InvalidQueryError extends Error {
   override name = 'InvalidQueryError';
 }
 
-/** No provider that had to answer did (a 503, free): failed, timed out, or disabled. */
+/** No provider that had to answer did (a 503, free): failed or timed out. */
 export class ProvidersUnavailableError extends Error {
   override name = 'ProvidersUnavailableError';
+}
+
+/**
+ * A full name whose suffix belongs to a provider this server runs without (a 400, free): asking again
+ * cannot help, so it is the caller's input that cannot be served, not an outage.
+ */
+export class ProviderNotEnabledError extends InvalidQueryError {
+  override name = 'ProviderNotEnabledError';
 }
 
 export interface IdentityHit {
@@ -40,6 +50,8 @@ export interface SearchInput {
   query: string;
   page: number;
   perPage: number;
+  /** Ends the search early (e.g. the client went away); the search's own deadline applies anyway. */
+  signal?: AbortSignal;
 }
 
 interface Lookup {
@@ -62,9 +74,11 @@ interface Match {
  * label, looked up as an exact name under every enabled provider in parallel, plus prefix matches
  * from the local registry's listing and from the index of names other providers resolved before.
  * Order: exact matches first, the home registry's before other providers', then by name; the order
- * depends only on the data, so pages are stable. Every provider call runs under the per-provider
- * timeout; a provider that fails is dropped, and only when every consulted provider fails does the
- * search fail.
+ * depends only on the data, so pages are stable. A search has one deadline, 1.5 × `timeoutMs`, for all
+ * its provider calls: the lookups (every provider, in parallel) must answer within `timeoutMs` of it,
+ * which leaves the rest for reading the records of the page's listed names, so one hanging provider
+ * cannot starve the page. A provider that fails or is late is dropped, and only when every consulted
+ * provider fails does the search fail.
  */
 export class IdentitySearch {
   constructor(
@@ -73,29 +87,39 @@ export class IdentitySearch {
     private readonly options: { timeoutMs: number; log: Logger },
   ) {}
 
-  async search({ query, page, perPage }: SearchInput): Promise<SearchPage> {
+  async search({ query, page, perPage, signal: callerSignal }: SearchInput): Promise<SearchPage> {
     if (!Number.isInteger(page) || page < 1) throw new InvalidQueryError('page must be a positive integer');
     if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) {
       throw new InvalidQueryError(`perPage must be an integer from 1 to ${MAX_PER_PAGE}`);
     }
     const text = checkQuery(query);
     const owner = this.providers.owning(text);
-    const matches = owner ? await this.fullName(owner, text) : await this.bareLabel(text);
+    const { timeoutMs } = this.options;
+    const deadline = AbortSignal.timeout(Math.ceil(timeoutMs * SEARCH_DEADLINE_FACTOR));
+    const search = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
+    const lookups = AbortSignal.any([search, AbortSignal.timeout(timeoutMs)]);
+    const matches = owner ? await this.fullName(owner, text, lookups) : await this.bareLabel(text, lookups);
     matches.list.sort(this.compare);
     const start = (page - 1) * perPage;
-    const hits = await this.fill(matches.list.slice(start, start + perPage));
+    const hits = await this.fill(matches.list.slice(start, start + perPage), search, matches.failed);
     return { hits, total: matches.list.length, failed: matches.failed };
   }
 
-  private async fullName(provider: NamingProvider, text: string): Promise<{ list: Match[]; failed: string[] }> {
-    const name = normalizeFor(provider, text);
+  private async fullName(
+    provider: NamingProvider,
+    text: string,
+    signal: AbortSignal,
+  ): Promise<{ list: Match[]; failed: string[] }> {
     if (!provider.status.enabled) {
-      throw new ProvidersUnavailableError(
-        `Names ending in ${this.providers.suffixOf(provider)} cannot be searched: the ${provider.info.providerName} provider is disabled (${provider.status.reason})`,
+      // Checked before the name's syntax: whatever the name, this server cannot look it up. The reason
+      // (an unset setting) is for the operator's logs and /namingProviders, not for this answer.
+      throw new ProviderNotEnabledError(
+        `${provider.info.providerName} (${this.providers.suffixOf(provider)}) is not enabled on this server`,
       );
     }
+    const name = normalizeFor(provider, text);
     const lookups = [{ provider, name }];
-    const outcomes = await this.exactLookups(lookups, '');
+    const outcomes = await this.exactLookups(lookups, '', signal);
     await this.remember(lookups, outcomes);
     const [outcome] = outcomes;
     if (!outcome || outcome.status === 'rejected') {
@@ -105,7 +129,7 @@ export class IdentitySearch {
     return { list: record ? [{ provider, name: record.name, exact: true, record }] : [], failed: [] };
   }
 
-  private async bareLabel(text: string): Promise<{ list: Match[]; failed: string[] }> {
+  private async bareLabel(text: string, signal: AbortSignal): Promise<{ list: Match[]; failed: string[] }> {
     const enabled = this.providers.enabled();
     if (enabled.length === 0) throw new ProvidersUnavailableError('No naming provider is enabled');
     const lookups: Lookup[] = [];
@@ -121,7 +145,7 @@ export class IdentitySearch {
     if (lookups.length === 0) throw new InvalidQueryError(rejections[0] ?? 'invalid query');
 
     const prefix = text.normalize('NFC').toLowerCase();
-    const [outcomes, indexed] = await Promise.all([this.exactLookups(lookups, prefix), this.indexed(prefix)]);
+    const [outcomes, indexed] = await Promise.all([this.exactLookups(lookups, prefix, signal), this.indexed(prefix)]);
     await this.remember(lookups, outcomes, indexed);
 
     const list: Match[] = [];
@@ -160,13 +184,13 @@ export class IdentitySearch {
   }
 
   /**
-   * Exact lookups (and, when `prefix` is set, the provider's own prefix listing) in parallel, each
-   * provider under its own timeout. A provider that fails is logged here and dropped by the caller.
+   * Exact lookups (and, when `prefix` is set, the provider's own prefix listing) in parallel, under the
+   * search's deadline. A provider that fails is logged here and dropped by the caller.
    */
-  private async exactLookups(lookups: readonly Lookup[], prefix: string) {
+  private async exactLookups(lookups: readonly Lookup[], prefix: string, deadline: AbortSignal) {
     const outcomes = await Promise.allSettled(
       lookups.map(({ provider, name }) =>
-        this.bounded(provider, async (signal) => {
+        this.bounded(provider, deadline, async (signal) => {
           const [record, candidates] = await Promise.all([
             provider.records(name, { signal }),
             prefix ? provider.candidates(prefix, MAX_PREFIX_MATCHES, { signal }) : Promise.resolve([]),
@@ -229,9 +253,10 @@ export class IdentitySearch {
   /**
    * Records of the page's listed names that have none yet (the registry's prefix matches). A provider
    * with `recordsMany` answers all of its names in one call (for MNS, one statement instead of one per
-   * name and network); the others get one `records` call per name.
+   * name and network); the others get one `records` call per name. A provider whose reads fail joins
+   * `failed`, since its names are missing from the page.
    */
-  private async fill(page: Match[]): Promise<IdentityHit[]> {
+  private async fill(page: Match[], deadline: AbortSignal, failed: string[]): Promise<IdentityHit[]> {
     const filled: (NameRecord | null)[] = page.map((m) => m.record);
     const missing = new Map<NamingProvider, number[]>();
     page.forEach((m, i) => {
@@ -240,15 +265,17 @@ export class IdentitySearch {
       if (at) at.push(i);
       else missing.set(m.provider, [i]);
     });
-    const lost = (err: unknown, provider: NamingProvider, names: string[]) =>
+    const lost = (err: unknown, provider: NamingProvider, names: string[]) => {
       this.options.log.warn({ err, provider: provider.info.provider, names }, 'listed name lookup failed');
+      if (!failed.includes(provider.info.provider)) failed.push(provider.info.provider);
+    };
     await Promise.all(
       [...missing].map(async ([provider, at]) => {
         const names = at.map((i) => (page[i] as Match).name);
         const many = provider.recordsMany;
         if (many) {
           try {
-            const records = await this.bounded(provider, (signal) => many.call(provider, names, { signal }));
+            const records = await this.bounded(provider, deadline, (signal) => many.call(provider, names, { signal }));
             at.forEach((i, k) => {
               filled[i] = records[k] ?? null;
             });
@@ -260,7 +287,9 @@ export class IdentitySearch {
         await Promise.all(
           at.map(async (i, k) => {
             try {
-              filled[i] = await this.bounded(provider, (signal) => provider.records(names[k] as string, { signal }));
+              filled[i] = await this.bounded(provider, deadline, (signal) =>
+                provider.records(names[k] as string, { signal }),
+              );
             } catch (err) {
               lost(err, provider, [names[k] as string]);
             }
@@ -285,14 +314,19 @@ export class IdentitySearch {
   };
 
   /**
-   * Runs one provider call under the per-provider timeout. The race also covers a provider that ignores
+   * Runs one provider call under the search's deadline. The race also covers a provider that ignores
    * its signal: the search stops waiting either way.
    */
-  private async bounded<T>(provider: NamingProvider, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+  private async bounded<T>(
+    provider: NamingProvider,
+    signal: AbortSignal,
+    run: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const late = () => new Error(`${provider.info.provider} did not answer before the search's deadline`);
+    if (signal.aborted) throw late();
     let onAbort: () => void = () => {};
     const timedOut = new Promise<never>((_, reject) => {
-      onAbort = () => reject(new Error(`${provider.info.provider} did not answer within ${this.options.timeoutMs} ms`));
+      onAbort = () => reject(late());
       signal.addEventListener('abort', onAbort, { once: true });
     });
     try {

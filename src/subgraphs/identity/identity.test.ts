@@ -134,12 +134,13 @@ describe('identity subgraph', () => {
       }),
     ]);
     expect(await balance(apiKey)).toBe(5);
-    // Disabled providers are skipped by a bare label, and a name they own is unavailable, not "not found".
+    // Disabled providers are skipped by a bare label, and a name they own is refused for free as a name
+    // this server cannot serve: neither "not found" nor a temporary outage worth retrying.
     const bare = await gql(apiKey, '{ identitySearch(query: "alice") { results { name } pagination { total } } }');
     expect(bare.data.identitySearch).toEqual({ results: [{ name: 'alice.snow' }], pagination: { total: 1 } });
     const owned = await gql(apiKey, '{ identitySearch(query: "alice.eth") { results { name } } }');
-    expect(owned.errors[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
-    expect(owned.errors[0].message).toMatch(/ENS provider is disabled \(ENS_RPC_URL is not set\)/);
+    expect(owned.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(owned.errors[0].message).toBe('ENS (.eth) is not enabled on this server');
     expect(await balance(apiKey)).toBe(4);
   });
 
@@ -159,8 +160,8 @@ describe('identity subgraph composition', () => {
   it('composes without the bridge subgraph: the Chain reference alone still answers its key', () => {
     const supergraph = buildSupergraph([accountsSubgraph, identitySubgraph]);
     expect(supergraph.sdl).toMatch(/type Chain\s+@join__type\(graph: IDENTITY, key: "caip2Id", resolvable: false\)/);
-    expect(supergraph.prices.get('identitySearch')).toBe(1);
-    expect(supergraph.prices.get('namingProviders')).toBe(0);
+    expect(supergraph.prices.get('query.identitySearch')).toBe(1);
+    expect(supergraph.prices.get('query.namingProviders')).toBe(0);
   });
 
   it('declares Chain as a non-resolvable entity and the scalars DateTime and URL', () => {
