@@ -20,7 +20,8 @@ describe('bridge input validation: every rule is a free 400 naming the parameter
   let apiKey: string;
   beforeAll(async () => {
     app = await startTestApp();
-    ({ apiKey } = await app.partner(1000));
+    // A sandbox partner: with no upstream configured the sandbox is what serves it.
+    ({ apiKey } = await app.partner(1000, 'Sandbox Partner', { sandbox: true }));
   });
   afterAll(() => app.stop());
 

@@ -30,7 +30,7 @@ describe('credits on the REST paths', () => {
   });
 
   it('charges each route its declared price after a 200, and nothing for a 4xx', async () => {
-    const { apiKey } = await app.partner(10);
+    const { apiKey } = await app.partner(10, 'Sandbox Partner', { sandbox: true });
     expect((await get('/partners/bridge/chains', apiKey)).statusCode).toBe(200);
     expect((await get('/partners/bridge/tokens?caip2Id=eip155:1', apiKey)).statusCode).toBe(200);
     expect((await get(QUOTE, apiKey)).statusCode).toBe(200);
