@@ -167,6 +167,23 @@ describe('createHttpClient', () => {
     expect(upstream.count('/v1/slow')).toBe(1);
   });
 
+  it('gives retries, back-offs and sequential calls sharing one signal a single deadline', async () => {
+    upstream.reply('/v1/slow', { hang: true });
+    upstream.reply('/v1/fallback', { hang: true });
+    // Alone, each call could take 3 attempts × 200 ms plus back-offs.
+    const http = client({ timeoutMs: 200, retries: 2 });
+    const deadline = AbortSignal.timeout(250);
+    const started = performance.now();
+    const first = await failure(http.getJson('/slow', {}, { signal: deadline }));
+    const second = await failure(http.getJson('/fallback', {}, { signal: deadline }));
+    expect(performance.now() - started).toBeLessThan(400);
+    expect((first as Error).name).toBe('TimeoutError');
+    expect(second).toBe(first);
+    // The deadline cut the retries short (a third attempt would start after 400 ms) and the fallback never went out.
+    expect(upstream.count('/v1/slow')).toBeLessThanOrEqual(2);
+    expect(upstream.count('/v1/fallback')).toBe(0);
+  });
+
   it('does not call at all when the caller signal is already aborted', async () => {
     upstream.reply('/v1/x', { json: 1 });
     const err = await failure(client().getJson('/x', {}, { signal: AbortSignal.abort(new Error('gone')) }));
