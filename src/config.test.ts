@@ -11,7 +11,6 @@ describe('configuration', () => {
       sandboxSeed: true,
     });
     expect(config.redisUrl).toBeUndefined();
-    expect(config.bridge.sandbox).toBe(true);
   });
 
   it('selects PostgreSQL by URL and does not seed a sandbox partner there', () => {

@@ -45,7 +45,6 @@ export interface Config {
     indexTtlSeconds: number;
   };
   bridge: {
-    sandbox: boolean;
     lifi: { enabled: boolean; baseUrl: string | undefined; apiKey: string | undefined };
     across: { enabled: boolean; baseUrl: string | undefined };
     /** RPC URL per CAIP-2 chain, for checking source transactions on chain. */
@@ -207,7 +206,6 @@ export function loadConfig(env: Env = process.env): Config {
       indexTtlSeconds: int('NAME_INDEX_TTL_SECONDS', 3600, 1, 30 * 86_400),
     },
     bridge: {
-      sandbox: bool('BRIDGE_SANDBOX', true),
       lifi: { enabled: bool('LIFI_ENABLED', lifiUrl !== undefined), baseUrl: lifiUrl, apiKey: str('LIFI_API_KEY') },
       across: { enabled: bool('ACROSS_ENABLED', acrossUrl !== undefined), baseUrl: acrossUrl },
       rpcUrls,
