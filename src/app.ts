@@ -84,6 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     subgraphUrls: config.subgraphUrls,
     subgraphSecret: config.subgraphSecret,
     subgraphTimeoutMs: config.subgraphTimeoutMs,
+    limits: config.graphqlLimits,
   });
 
   await http.register(rateLimitPlugin, { config });

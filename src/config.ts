@@ -13,6 +13,15 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Introspection and the Apollo Sandbox landing page on /graphql. */
   graphqlExplorer: boolean;
+  /** Bounds on one GraphQL operation's work, checked before it is planned (src/graphql/limits.ts). */
+  graphqlLimits: {
+    maxTokens: number;
+    maxDepth: number;
+    maxAliases: number;
+    maxRootFields: number;
+    maxCost: number;
+    costListSize: number;
+  };
   bodyLimitBytes: number;
   rateLimit: { windowMs: number; partnerMax: number; publicMax: number; failedAuthMax: number };
   /** Fastify's `trustProxy`: which hops' `X-Forwarded-For` to believe for the client address. */
@@ -178,6 +187,14 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     logLevel,
     graphqlExplorer: bool('GRAPHQL_EXPLORER', true),
+    graphqlLimits: {
+      maxTokens: int('GRAPHQL_MAX_TOKENS', 5000, 100, 1_000_000),
+      maxDepth: int('GRAPHQL_MAX_DEPTH', 24, 2, 1000),
+      maxAliases: int('GRAPHQL_MAX_ALIASES', 50, 0, 100_000),
+      maxRootFields: int('GRAPHQL_MAX_ROOT_FIELDS', 20, 1, 100_000),
+      maxCost: int('GRAPHQL_MAX_COST', 10_000, 1, 100_000_000),
+      costListSize: int('GRAPHQL_COST_LIST_SIZE', 10, 1, 100_000),
+    },
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     rateLimit: {
       windowMs: int('RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),

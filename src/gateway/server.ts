@@ -4,7 +4,14 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { creditsPlugin } from '../credits/plugin.js';
 import type { RequestContext } from '../graphql/context.js';
-import { upstreamUnavailable } from '../graphql/errors.js';
+import { graphqlHttpStatusPlugin, upstreamUnavailable } from '../graphql/errors.js';
+import {
+  formatLimitError,
+  type GraphqlLimits,
+  knownRootOperationRule,
+  limitsValidationRule,
+  operationLimitsPlugin,
+} from '../graphql/limits.js';
 import { CachedLocalDataSource } from './local-data-source.js';
 import { GATEWAY_TOKEN_HEADER, signGatewayToken } from './subgraph-token.js';
 import type { Supergraph } from './supergraph.js';
@@ -21,6 +28,7 @@ export async function createGraphqlServer(
     /** Signs the gateway token every remote subgraph requires; config makes it present with subgraphUrls. */
     subgraphSecret?: string;
     subgraphTimeoutMs?: number;
+    limits: GraphqlLimits;
   },
 ): Promise<ApolloServer<RequestContext>> {
   const schemas = new Map(supergraph.subgraphs.map((s) => [s.name, s.schema]));
@@ -41,9 +49,16 @@ export async function createGraphqlServer(
   const server = new ApolloServer<RequestContext>({
     gateway,
     introspection: options.explorer,
+    // Without the explorer the schema is not public: no "Did you mean …" in errors either.
+    hideSchemaDetailsFromClientErrors: !options.explorer,
     includeStacktraceInErrorResponses: false,
+    // The token limit stops the parser itself, so an oversized document is never fully parsed.
+    parseOptions: { maxTokens: options.limits.maxTokens },
+    validationRules: [knownRootOperationRule, limitsValidationRule(options.limits)],
     plugins: [
+      graphqlHttpStatusPlugin(),
       creditsPlugin(supergraph.prices),
+      operationLimitsPlugin(options.limits),
       {
         // formatError hides internal details from callers; the log keeps them.
         async requestDidStart() {
@@ -67,6 +82,8 @@ export async function createGraphqlServer(
         : ApolloServerPluginLandingPageDisabled(),
     ],
     formatError: (formatted) => {
+      const limited = formatLimitError(formatted);
+      if (limited) return limited;
       const code = formatted.extensions?.code;
       // Unexpected failures keep their details in the log, not in the answer.
       if (code === 'INTERNAL_SERVER_ERROR' || code === 'DOWNSTREAM_SERVICE_ERROR' || code === undefined) {

@@ -1,4 +1,5 @@
-import { GraphQLError } from 'graphql';
+import type { ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 
 /**
  * Stable `extensions.code` values. Clients branch on these; the REST layer maps them to HTTP statuses.
@@ -14,11 +15,14 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** HTTP status each code stands for on the REST paths. */
+/** HTTP status each code stands for, on the REST paths and on /graphql (see graphqlHttpStatusPlugin). */
 export const httpStatusOf: Record<string, number> = {
   BAD_USER_INPUT: 400,
   GRAPHQL_VALIDATION_FAILED: 400,
   GRAPHQL_PARSE_FAILED: 400,
+  // Apollo's codes for a request it cannot run: no operation chosen, or an invalid request.
+  OPERATION_RESOLUTION_FAILURE: 400,
+  BAD_REQUEST: 400,
   INSUFFICIENT_CREDITS: 400,
   UNAUTHENTICATED: 401,
   NOT_FOUND: 404,
@@ -36,3 +40,45 @@ export const unauthenticated = make(ErrorCode.UNAUTHENTICATED);
 export const insufficientCredits = make(ErrorCode.INSUFFICIENT_CREDITS);
 export const notFound = make(ErrorCode.NOT_FOUND);
 export const upstreamUnavailable = make(ErrorCode.UPSTREAM_UNAVAILABLE);
+
+/**
+ * The HTTP status a GraphQL answer stands for, or undefined when it is a success (partial ones included).
+ * An answer without data is the request failing: its first error decides. Field errors leave the answer a
+ * 200 unless every root field failed because a backing service is unavailable, which is an outage.
+ */
+export function httpStatusOfResult(result: {
+  data?: Record<string, unknown> | null;
+  errors?: readonly GraphQLFormattedError[];
+}): number | undefined {
+  const [first, ...rest] = result.errors ?? [];
+  if (!first) return undefined;
+  if (result.data == null) return httpStatusOf[String(first.extensions?.code)] ?? 500;
+  const errors = [first, ...rest];
+  const failedKeys = new Set(errors.map((e) => e.path?.[0]));
+  const everyFieldFailed = Object.keys(result.data).every((key) => failedKeys.has(key));
+  const unavailable = errors.every((e) => e.extensions?.code === ErrorCode.UPSTREAM_UNAVAILABLE);
+  return everyFieldFailed && unavailable ? httpStatusOf.UPSTREAM_UNAVAILABLE : undefined;
+}
+
+/**
+ * Makes /graphql's HTTP status follow its errors, in one place: Apollo answers 500 for any error thrown
+ * before execution without an HTTP status of its own (the credit plugin's UNAUTHENTICATED, for one), and
+ * 200 for every executed operation. A status Apollo chose on purpose (400 for a parse failure, 405 for a
+ * GET mutation) is kept.
+ */
+export function graphqlHttpStatusPlugin<TContext extends object>(): ApolloServerPlugin<TContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return;
+          const status = httpStatusOfResult(response.body.singleResult);
+          const current = response.http.status;
+          if (status !== undefined && (current === undefined || current === 200 || current === 500)) {
+            response.http.status = status;
+          }
+        },
+      };
+    },
+  };
+}

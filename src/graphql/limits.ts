@@ -1,0 +1,341 @@
+import { type ApolloServerPlugin, type GraphQLResponse, HeaderMap } from '@apollo/server';
+import {
+  type ASTVisitor,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  type GraphQLField,
+  type GraphQLFormattedError,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  getNamedType,
+  getNullableType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValueNode,
+} from 'graphql';
+import type { RequestContext } from './context.js';
+import { ErrorCode } from './errors.js';
+
+/** Bounds on the work one GraphQL operation may ask for, checked before it is planned or executed. */
+export interface GraphqlLimits {
+  maxTokens: number;
+  maxDepth: number;
+  maxAliases: number;
+  maxRootFields: number;
+  maxCost: number;
+  /** Elements assumed for a list field whose size no argument tells. */
+  costListSize: number;
+}
+
+/** Arguments whose value is the length of the list a field returns. */
+const SLICING_ARGUMENTS = ['first', 'last', 'limit', 'perPage'];
+
+const refusal = (limit: string, message: string) =>
+  // `limit` survives Apollo's wrapping of validation errors; formatLimitError turns it into BAD_USER_INPUT.
+  new GraphQLError(message, { extensions: { code: ErrorCode.BAD_USER_INPUT, limit } });
+
+const fragmentsOf = (document: DocumentNode) =>
+  new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
+
+const fieldsOf = (type: GraphQLNamedType | undefined | null) =>
+  isObjectType(type) || isInterfaceType(type) ? type.getFields() : undefined;
+
+interface Shape {
+  /** Fields selected at this level, fragments expanded. */
+  fields: number;
+  aliases: number;
+  /** Nesting of selection sets; a fragment (inline or spread) counts as a level, as the query planner recurses into it. */
+  depth: number;
+}
+
+/**
+ * The shape of every operation of a document. Fragments are measured once each (a fragment spread twice
+ * at every level must not cost 2^n here), and a fragment cycle, which validation reports, counts as empty.
+ */
+function measure(document: DocumentNode, operation: OperationDefinitionNode): Shape {
+  const fragments = fragmentsOf(document);
+  const memo = new Map<string, Shape>();
+  const inProgress = new Set<string>();
+  const empty: Shape = { fields: 0, aliases: 0, depth: 0 };
+
+  const fragment = (name: string): Shape => {
+    const known = memo.get(name);
+    if (known) return known;
+    const definition = fragments.get(name);
+    if (!definition || inProgress.has(name)) return empty;
+    inProgress.add(name);
+    const shape = selectionSet(definition.selectionSet);
+    inProgress.delete(name);
+    memo.set(name, shape);
+    return shape;
+  };
+
+  const selectionSet = (set: SelectionSetNode): Shape => {
+    const shape = { ...empty };
+    for (const selection of set.selections) {
+      const inner =
+        selection.kind === Kind.FRAGMENT_SPREAD
+          ? fragment(selection.name.value)
+          : selection.selectionSet
+            ? selectionSet(selection.selectionSet)
+            : empty;
+      if (selection.kind === Kind.FIELD) {
+        shape.fields += 1;
+        if (selection.alias) shape.aliases += 1;
+      } else {
+        shape.fields += inner.fields;
+      }
+      shape.aliases += inner.aliases;
+      shape.depth = Math.max(shape.depth, 1 + inner.depth);
+    }
+    return shape;
+  };
+
+  return selectionSet(operation.selectionSet);
+}
+
+/**
+ * A validation rule refusing operations over the token-independent structural limits. It runs at the
+ * document's root, before the other rules descend: when it refuses, it hands the visitor an empty
+ * document, so no other rule (OverlappingFieldsCanBeMerged is quadratic in repeated fields) walks the
+ * oversized one and the gateway never plans it.
+ */
+export function limitsValidationRule(limits: GraphqlLimits) {
+  return (context: ValidationContext): ASTVisitor => ({
+    Document(document) {
+      const errors: GraphQLError[] = [];
+      for (const operation of document.definitions) {
+        if (operation.kind !== Kind.OPERATION_DEFINITION) continue;
+        const shape = measure(document, operation);
+        const name = operation.name ? `Operation ${operation.name.value}` : 'The operation';
+        if (shape.aliases > limits.maxAliases) {
+          errors.push(
+            refusal(
+              'GRAPHQL_MAX_ALIASES',
+              `${name} uses ${shape.aliases} aliases; at most ${limits.maxAliases} are allowed (GRAPHQL_MAX_ALIASES)`,
+            ),
+          );
+        }
+        if (shape.fields > limits.maxRootFields) {
+          errors.push(
+            refusal(
+              'GRAPHQL_MAX_ROOT_FIELDS',
+              `${name} selects ${shape.fields} root fields; at most ${limits.maxRootFields} are allowed (GRAPHQL_MAX_ROOT_FIELDS)`,
+            ),
+          );
+        }
+        if (shape.depth > limits.maxDepth) {
+          errors.push(
+            refusal(
+              'GRAPHQL_MAX_DEPTH',
+              `${name} is nested ${shape.depth} levels deep; at most ${limits.maxDepth} are allowed (GRAPHQL_MAX_DEPTH)`,
+            ),
+          );
+        }
+      }
+      if (!errors.length) return undefined;
+      for (const error of errors) context.reportError(error);
+      return { kind: Kind.DOCUMENT, definitions: [] } satisfies DocumentNode;
+    },
+  });
+}
+
+/**
+ * Refuses an operation type the schema has no root for (mutation, subscription) at validation, as
+ * graphql-js 17 does; graphql-js 16 only finds out when executing, after the credit plugin priced it.
+ */
+export function knownRootOperationRule(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(operation) {
+      if (context.getSchema().getRootType(operation.operation)) return;
+      context.reportError(new GraphQLError(`This API has no ${operation.operation} operations`, { nodes: operation }));
+    },
+  };
+}
+
+const intValue = (node: ValueNode, variables: Record<string, unknown>): number | undefined => {
+  if (node.kind === Kind.INT) return Number(node.value);
+  if (node.kind === Kind.VARIABLE) {
+    const value = variables[node.name.value];
+    return typeof value === 'number' ? value : undefined;
+  }
+  return undefined;
+};
+
+const listLength = (node: ValueNode, variables: Record<string, unknown>): number => {
+  if (node.kind === Kind.LIST) return node.values.length;
+  if (node.kind === Kind.NULL) return 0;
+  if (node.kind === Kind.VARIABLE) {
+    const value = variables[node.name.value];
+    return Array.isArray(value) ? value.length : value == null ? 0 : 1;
+  }
+  // A single value where a list is expected is coerced to a list of one.
+  return 1;
+};
+
+/**
+ * Estimated cost of an operation, in the spirit of Apollo's demand control: each field costs 1 and
+ * what a list field selects is multiplied by its length — its `first`/`perPage`/`limit` argument, the
+ * length of its list argument for a batched lookup, or else `costListSize`. Introspection is not
+ * costed: graphql-js's own MaxIntrospectionDepthRule bounds how deeply its lists nest.
+ */
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+  costListSize: number,
+): number {
+  const fragments = fragmentsOf(document);
+  const memo = new Map<string, number>();
+  const inProgress = new Set<string>();
+
+  /** The page size a field's slicing argument asks for (or defaults to), if it has one. */
+  const sliceOf = (field: FieldNode, definition: GraphQLField<unknown, unknown>): number | undefined => {
+    for (const arg of definition.args) {
+      if (!SLICING_ARGUMENTS.includes(arg.name)) continue;
+      const node = field.arguments?.find((a) => a.name.value === arg.name)?.value;
+      const n = node ? intValue(node, variables) : typeof arg.defaultValue === 'number' ? arg.defaultValue : undefined;
+      if (n !== undefined) return Math.max(0, n);
+    }
+    return undefined;
+  };
+
+  /** The longest list argument given to a batched lookup. */
+  const batchOf = (field: FieldNode, definition: GraphQLField<unknown, unknown>): number | undefined => {
+    let batch: number | undefined;
+    for (const arg of definition.args) {
+      const node = field.arguments?.find((a) => a.name.value === arg.name)?.value;
+      if (node && isListType(getNullableType(arg.type))) batch = Math.max(batch ?? 0, listLength(node, variables));
+    }
+    return batch;
+  };
+
+  /**
+   * `sized`: the page size of the enclosing field, for its list children (`identitySearch(perPage)`
+   * sizes `results`, as `sizedFields` does in Apollo's @listSize).
+   */
+  const selectionSet = (set: SelectionSetNode, parent: GraphQLNamedType | undefined | null, sized?: number): number => {
+    let cost = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value.startsWith('__')) continue;
+        const definition = fieldsOf(parent)?.[selection.name.value];
+        if (!definition) continue;
+        const slice = sliceOf(selection, definition);
+        const list = isListType(getNullableType(definition.type));
+        const inner = selection.selectionSet
+          ? selectionSet(selection.selectionSet, getNamedType(definition.type), list ? undefined : slice)
+          : 0;
+        const times = list ? (slice ?? batchOf(selection, definition) ?? sized ?? costListSize) : 1;
+        cost += 1 + times * inner;
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+        cost += selectionSet(selection.selectionSet, type, sized);
+      } else {
+        const definition = fragments.get(selection.name.value);
+        const key = `${selection.name.value}/${sized}`;
+        if (!definition || inProgress.has(key)) continue;
+        let known = memo.get(key);
+        if (known === undefined) {
+          inProgress.add(key);
+          known = selectionSet(definition.selectionSet, schema.getType(definition.typeCondition.name.value), sized);
+          inProgress.delete(key);
+          memo.set(key, known);
+        }
+        cost += known;
+      }
+    }
+    return cost;
+  };
+
+  const root =
+    operation.operation === 'query'
+      ? schema.getQueryType()
+      : operation.operation === 'mutation'
+        ? schema.getMutationType()
+        : schema.getSubscriptionType();
+  return selectionSet(operation.selectionSet, root);
+}
+
+/**
+ * Per-request checks on the chosen operation. One must have been chosen: otherwise the gateway would
+ * fail it during execution with a 500. Its cost must be within the limit: the cost depends on variables
+ * (a batch's list length), so it is checked on every request, not once per cached document, as the
+ * answer for the operation, after any credit hold was taken (released, the answer not being a 200).
+ */
+export function operationLimitsPlugin(limits: GraphqlLimits): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        // The credit plugin holds nothing for an unresolved operation, so failing here is free.
+        async didResolveOperation(rc) {
+          if (rc.operation) return;
+          const name = rc.request.operationName;
+          const operations = rc.document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
+          const message =
+            name != null
+              ? `Unknown operation named "${name}"`
+              : operations > 1
+                ? 'Must provide operationName when the document contains several operations'
+                : 'Must provide an operation';
+          throw new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } });
+        },
+        async responseForOperation(rc): Promise<GraphQLResponse | null> {
+          if (!rc.operation) return null;
+          const cost = operationCost(
+            rc.schema,
+            rc.document,
+            rc.operation,
+            rc.request.variables ?? {},
+            limits.costListSize,
+          );
+          if (cost <= limits.maxCost) return null;
+          const name = rc.operation.name ? `Operation ${rc.operation.name.value}` : 'The operation';
+          const error: GraphQLFormattedError = {
+            message: `${name} has an estimated cost of ${cost}; at most ${limits.maxCost} is allowed (GRAPHQL_MAX_COST)`,
+            extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'GRAPHQL_MAX_COST' },
+          };
+          rc.contextValue.log.info({ cost, maxCost: limits.maxCost }, 'GraphQL operation refused: cost');
+          return {
+            http: { status: 400, headers: new HeaderMap() },
+            body: { kind: 'single', singleResult: { errors: [error] } },
+          };
+        },
+      };
+    },
+  };
+}
+
+// graphql-js 16 spells it "more that".
+const TOKEN_LIMIT = /Document contains more tha[nt] (\d+) tokens/;
+
+/**
+ * A limit refusal as callers see it: BAD_USER_INPUT naming the limit. Apollo reports graphql-js's token
+ * cut-off as a parse failure and the validation rule's refusals as validation failures; both are the
+ * caller asking for too much, not a malformed operation.
+ */
+export function formatLimitError(formatted: GraphQLFormattedError): GraphQLFormattedError | undefined {
+  const tokens = TOKEN_LIMIT.exec(formatted.message);
+  if (formatted.extensions?.code === 'GRAPHQL_PARSE_FAILED' && tokens) {
+    return {
+      message: `The operation has more than ${tokens[1]} tokens; at most ${tokens[1]} are allowed (GRAPHQL_MAX_TOKENS)`,
+      extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'GRAPHQL_MAX_TOKENS' },
+    };
+  }
+  if (typeof formatted.extensions?.limit === 'string') {
+    return { ...formatted, extensions: { ...formatted.extensions, code: ErrorCode.BAD_USER_INPUT } };
+  }
+  return undefined;
+}
