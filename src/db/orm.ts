@@ -5,6 +5,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { type AbstractSqlConnection, SqliteDriver } from '@mikro-orm/sql';
 import { CompiledQuery, type QueryResult } from 'kysely';
+import { allEntities, SchemaNamingStrategy } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
 import { CachedNodeSqliteDialect } from './node-sqlite-dialect.js';
 import { describeDatabaseError, isDatabaseUnavailable, maskDatabaseUrl } from './unavailable.js';
@@ -44,11 +45,10 @@ const UNLIMITED: DatabaseLimits = { poolMax: 10, acquireTimeoutMs: 0, statementT
 
 function ormOptions(databaseUrl: string, limits: DatabaseLimits): Parameters<typeof MikroORM.init>[0] {
   const common = {
-    // Every table is read and written with hand-written SQL through `query`/`run` below (one statement
-    // text per dialect-neutral query, bound parameters); MikroORM provides the connections, the
-    // transactions and the migrations, so no entity metadata is declared.
-    entities: [],
-    discovery: { warnWhenNoEntities: false },
+    // The entities describe every table (entities.test.ts proves them equal to the migrations, which
+    // stay the source of the schema); reads and writes still go through `query`/`run` below.
+    entities: allEntities,
+    namingStrategy: SchemaNamingStrategy,
     extensions: [Migrator],
     migrations: { migrationsList, tableName: 'cipgate_migrations', snapshot: false, silent: true },
     debug: false,

@@ -1,0 +1,23 @@
+import { ApiKey, CreditReservation, IdempotencyRecord, LedgerEntry, Partner } from './accounts.js';
+import { BridgeCatalogue, BridgeRoute, BridgeStatusHistory, BridgeTransfer } from './bridge.js';
+import { MnsName, NameIndex } from './mns.js';
+
+export * from './accounts.js';
+export * from './bridge.js';
+export * from './mns.js';
+export { SchemaNamingStrategy } from './naming.js';
+
+/** Every table the migrations create, as MikroORM entities (entities.test.ts proves they match). */
+export const allEntities = [
+  Partner,
+  ApiKey,
+  CreditReservation,
+  LedgerEntry,
+  IdempotencyRecord,
+  MnsName,
+  NameIndex,
+  BridgeCatalogue,
+  BridgeRoute,
+  BridgeTransfer,
+  BridgeStatusHistory,
+];

@@ -1,0 +1,38 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/** One MNS name on one Movement network, filled by `names:import`. */
+export const MnsName = defineEntity({
+  name: 'MnsName',
+  tableName: 'mns_name',
+  properties: {
+    // Prefix search is a range scan, which needs bytewise ordering ("C" on PostgreSQL; SQLite's default).
+    name: p.string().length(255).collation('C').primary(),
+    network: p.enum(['126', '177']).columnType('varchar(16)').primary(),
+    parent: p.string().length(255).collation('C').nullable(),
+    owner: p.string().length(255),
+    ownerKey: p.string().columnType('char(66)'),
+    resolverAddress: p.string().length(255).nullable(),
+    isPrimary: p.boolean().default(false),
+    registeredAt: p.datetime().nullable(),
+    expireAt: p.datetime().nullable(),
+    avatar: p.text().nullable(),
+    // JSON arrays kept as text, parsed by the registry code.
+    txtRecords: p.text().default('[]'),
+    multichainAddresses: p.text().default('[]'),
+    updatedAt: p.datetime(),
+  },
+  uniques: [{ name: 'mns_name_primary_unique', properties: ['ownerKey', 'network'], where: 'is_primary' }],
+  indexes: [{ name: 'mns_name_parent_index', properties: ['parent', 'network'], where: 'parent is not null' }],
+});
+
+/** A name resolved by a naming provider other than the registry, listed by prefix search until it expires. */
+export const NameIndex = defineEntity({
+  name: 'NameIndex',
+  tableName: 'name_index',
+  properties: {
+    name: p.text().collation('C').primary(),
+    provider: p.string().length(32).primary(),
+    record: p.text(),
+    expiresAt: p.datetime().index('name_index_expires_at_index'),
+  },
+});
