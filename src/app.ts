@@ -75,7 +75,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (draining) reply.header('connection', 'close');
   });
 
-  const db = await openDatabase(config.databaseUrl);
+  const db = await openDatabase(config.databaseUrl, config.database);
   const services = await createServices(config, db, http.log);
 
   const supergraph = buildSupergraph(options.subgraphs);
@@ -94,7 +94,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   http.get('/healthz', async () => ({ status: 'ok' }));
   http.get('/readyz', async (_request, reply) => {
     try {
-      await db.query('select 1 as ok');
+      await db.ping();
     } catch {
       return reply.code(503).send({ status: 'database unreachable' });
     }

@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** Bounds on every wait for the database, so a dead or stalled one gives fast 503s (src/db/orm.ts). */
+  database: { poolMax: number; acquireTimeoutMs: number; statementTimeoutMs: number };
   redisUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Introspection and the Apollo Sandbox landing page on /graphql. */
@@ -184,6 +186,11 @@ export function loadConfig(env: Env = process.env): Config {
     port: int('PORT', 4000, 0, 65535),
     host: str('HOST') ?? '0.0.0.0',
     databaseUrl,
+    database: {
+      poolMax: int('DATABASE_POOL_MAX', 10, 1, 1000),
+      acquireTimeoutMs: int('DATABASE_ACQUIRE_TIMEOUT_MS', 800, 50, 600_000),
+      statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 1000, 50, 3_600_000),
+    },
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     logLevel,
     graphqlExplorer: bool('GRAPHQL_EXPLORER', true),

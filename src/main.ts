@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { DatabaseUnreachableError } from './db/orm.js';
 import { seedDemoNames } from './registry/mns/demo.js';
-import { seedSandboxPartner } from './sandbox/seed.js';
+import { sandboxBanner, sandboxKeyFile, seedSandboxPartner } from './sandbox/seed.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -15,20 +16,39 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await buildApp(config);
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp(config);
+  } catch (err) {
+    // An operator's mistake, not a bug: one line naming the setting, no driver stack trace.
+    if (err instanceof DatabaseUnreachableError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  try {
+    await app.http.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    process.stderr.write(`Cannot listen on ${config.host}:${config.port} (HOST, PORT): ${(err as Error).message}\n`);
+    await app.close().catch(() => {});
+    process.exit(1);
+  }
+  // Seeded only once the server listens: a start that fails (port taken) must not create, and so lose,
+  // the one-time sandbox key.
   if (config.sandboxSeed) {
     const names = await seedDemoNames(app.services.db);
     if (names) app.http.log.info({ names }, 'seeded labelled sandbox demo names into the MNS registry');
-    const key = await seedSandboxPartner(app.services.db);
-    // Printed to the terminal, not the log: the key must never be in a log line.
-    if (key) {
-      process.stdout.write(
-        `\n  Sandbox partner created (1000 demo credits). Its API key, shown only this once:\n\n    ${key}\n\n` +
-          `  Try: curl -H 'x-api-key: ${key}' http://localhost:${config.port}/partners/stats\n\n`,
+    const created = await seedSandboxPartner(app.services.db, sandboxKeyFile(config.databaseUrl));
+    if (created) {
+      // The log says where the key is, never the key itself.
+      app.http.log.info(
+        { keyFile: created.keyFile },
+        'sandbox partner created (1000 demo credits); its API key is in keyFile',
       );
+      if (process.stdout.isTTY) process.stdout.write(sandboxBanner(created.key, created.keyFile, config.port));
     }
   }
-  await app.http.listen({ port: config.port, host: config.host });
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -36,7 +56,7 @@ async function main(): Promise<void> {
     closing = true;
     app.http.log.info({ signal }, 'draining in-flight requests before exit');
     // A hung request must not keep the process alive forever.
-    setTimeout(() => process.exit(1), 15_000).unref();
+    setTimeout(() => process.exit(1), 10_000).unref();
     app.close().then(
       () => process.exit(0),
       (err) => {

@@ -3,6 +3,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { creditsPlugin } from '../credits/plugin.js';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.js';
 import type { RequestContext } from '../graphql/context.js';
 import { graphqlHttpStatusPlugin, upstreamUnavailable } from '../graphql/errors.js';
 import {
@@ -52,6 +53,10 @@ export async function createGraphqlServer(
     // Without the explorer the schema is not public: no "Did you mean …" in errors either.
     hideSchemaDetailsFromClientErrors: !options.explorer,
     includeStacktraceInErrorResponses: false,
+    // main.ts owns shutdown and stops this server itself. Apollo's own SIGTERM handler would start a
+    // second, concurrent stop(), and a stop() that waits on another never returns (Apollo Server 5
+    // never resolves that wait on success): the process then hung until the fallback timer.
+    stopOnTerminationSignals: false,
     // The token limit stops the parser itself, so an oversized document is never fully parsed.
     parseOptions: { maxTokens: options.limits.maxTokens },
     validationRules: [knownRootOperationRule, limitsValidationRule(options.limits)],
@@ -81,12 +86,17 @@ export async function createGraphqlServer(
         ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
         : ApolloServerPluginLandingPageDisabled(),
     ],
-    formatError: (formatted) => {
+    formatError: (formatted, error) => {
       const limited = formatLimitError(formatted);
       if (limited) return limited;
       const code = formatted.extensions?.code;
       // Unexpected failures keep their details in the log, not in the answer.
       if (code === 'INTERNAL_SERVER_ERROR' || code === 'DOWNSTREAM_SERVICE_ERROR' || code === undefined) {
+        // A database that cannot answer now is a temporary outage (503, retry), not a bug.
+        if (isDatabaseUnavailable(error)) {
+          const { message: _m, extensions: _x, ...rest } = formatted;
+          return { ...rest, message: DATABASE_UNAVAILABLE_MESSAGE, extensions: { code: 'UPSTREAM_UNAVAILABLE' } };
+        }
         return { ...formatted, message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
       }
       const { serviceName: _s, exception: _e, ...extensions } = formatted.extensions ?? {};

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import fp from 'fastify-plugin';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.js';
 import { HttpError, sendError } from './errors.js';
 
 const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
@@ -46,6 +47,10 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
         ? `Invalid ${where} parameter "${param}": ${first?.message ?? 'invalid'}`
         : `Invalid ${where}: ${first?.message ?? 'invalid'}`;
       return sendError(request, reply, 400, message);
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendError(request, reply, 503, DATABASE_UNAVAILABLE_MESSAGE);
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -67,7 +67,9 @@ const graphqlCodeOf = (status: number): string =>
       ? 'RATE_LIMITED'
       : status < 500
         ? 'BAD_REQUEST'
-        : 'INTERNAL_SERVER_ERROR';
+        : status === 503
+          ? 'UPSTREAM_UNAVAILABLE'
+          : 'INTERNAL_SERVER_ERROR';
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, statusCode: number, message: string) {
   return reply
