@@ -82,3 +82,9 @@ export function graphqlHttpStatusPlugin<TContext extends object>(): ApolloServer
     },
   };
 }
+
+/** The error without graphql-js's "Did you mean …?" hints, which name schema fields and types. */
+export const withoutSuggestions = (error: GraphQLFormattedError): GraphQLFormattedError => ({
+  ...error,
+  message: error.message.replace(/ ?Did you mean .+?\?$/, ''),
+});

@@ -133,6 +133,26 @@ describe('field suggestions follow the explorer switch', () => {
         expect(message).toContain('Cannot query field "bridgeChain" on type "Query"');
         expect(message.includes('Did you mean')).toBe(explorer);
         expect(message.includes('bridgeChains')).toBe(explorer);
+        // Variables are checked while executing, not validating: their errors suggest names too.
+        const { apiKey } = await app.partner(10);
+        const variable = await app.http.inject({
+          method: 'POST',
+          url: '/graphql',
+          headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+          payload: {
+            query: 'query Q($i: BridgeQuoteInput!) { bridgeQuote(input: $i) { id } }',
+            variables: { i: { fromChian: 'eip155:1' } },
+          },
+        });
+        expect(variable.statusCode).toBe(400);
+        const messages = ((variable.json() as Body).errors ?? []).map((e) => e.message).join('\n');
+        expect(messages).toContain('Field "fromChian" is not defined by type "BridgeQuoteInput"');
+        expect(messages.includes('Did you mean "fromChain"')).toBe(explorer);
+        expect(
+          await app.http
+            .inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': apiKey } })
+            .then((r) => r.json()),
+        ).toMatchObject({ creditBalance: 10, creditUsage: 0 });
       } finally {
         await app.stop();
       }

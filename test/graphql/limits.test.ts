@@ -1,5 +1,6 @@
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { createPartner } from '../../src/partners/partners.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
@@ -245,5 +246,29 @@ describe('GraphQL limits when configured low', () => {
     // 1 + 10 × 10 = 101 > 100.
     const ten = await post(app, `{ namingProviders { ${nine} again: provider } }`);
     expect(expectRefusal(ten, 'GRAPHQL_MAX_COST')).toContain('101');
+  });
+});
+
+describe('GraphQL limit settings', () => {
+  it('rejects a bad value naming the variable', () => {
+    for (const name of [
+      'GRAPHQL_MAX_TOKENS',
+      'GRAPHQL_MAX_DEPTH',
+      'GRAPHQL_MAX_ALIASES',
+      'GRAPHQL_MAX_ROOT_FIELDS',
+      'GRAPHQL_MAX_COST',
+      'GRAPHQL_COST_LIST_SIZE',
+    ]) {
+      expect(() => loadConfig({ [name]: 'lots' })).toThrow(ConfigError);
+      expect(() => loadConfig({ [name]: '-1' })).toThrow(name);
+    }
+    expect(loadConfig({}).graphqlLimits).toEqual({
+      maxTokens: 5000,
+      maxDepth: 24,
+      maxAliases: 50,
+      maxRootFields: 20,
+      maxCost: 10_000,
+      costListSize: 10,
+    });
   });
 });
