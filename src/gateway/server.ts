@@ -5,7 +5,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { creditsPlugin } from '../credits/plugin.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.js';
 import type { RequestContext } from '../graphql/context.js';
-import { graphqlHttpStatusPlugin, upstreamUnavailable } from '../graphql/errors.js';
+import { graphqlHttpStatusPlugin, upstreamUnavailable, withoutSuggestions } from '../graphql/errors.js';
 import {
   formatLimitError,
   type GraphqlLimits,
@@ -86,7 +86,9 @@ export async function createGraphqlServer(
         ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
         : ApolloServerPluginLandingPageDisabled(),
     ],
-    formatError: (formatted, error) => {
+    formatError: (unformatted, error) => {
+      // hideSchemaDetailsFromClientErrors covers validation errors only; variable coercion suggests too.
+      const formatted = options.explorer ? unformatted : withoutSuggestions(unformatted);
       const limited = formatLimitError(formatted);
       if (limited) return limited;
       const code = formatted.extensions?.code;
