@@ -42,8 +42,8 @@ export const notFound = make(ErrorCode.NOT_FOUND);
 export const upstreamUnavailable = make(ErrorCode.UPSTREAM_UNAVAILABLE);
 
 /**
- * The HTTP status a GraphQL answer stands for, or undefined when it is a success (partial ones included).
- * An answer without data is the request failing: its first error decides. Field errors leave the answer a
+ * The HTTP status a GraphQL answer stands for, or undefined to leave Apollo's (a success, partial ones
+ * included). An answer without data is the request failing: its first error's code decides. Field errors leave the answer a
  * 200 unless every root field failed because a backing service is unavailable, which is an outage.
  */
 export function httpStatusOfResult(result: {
@@ -52,7 +52,8 @@ export function httpStatusOfResult(result: {
 }): number | undefined {
   const [first, ...rest] = result.errors ?? [];
   if (!first) return undefined;
-  if (result.data == null) return httpStatusOf[String(first.extensions?.code)] ?? 500;
+  // A code the table does not know keeps Apollo's status (200 for PERSISTED_QUERY_NOT_FOUND, on purpose).
+  if (result.data == null) return httpStatusOf[String(first.extensions?.code)];
   const errors = [first, ...rest];
   const failedKeys = new Set(errors.map((e) => e.path?.[0]));
   const everyFieldFailed = Object.keys(result.data).every((key) => failedKeys.has(key));

@@ -66,6 +66,12 @@ describe('HTTP statuses on /graphql', () => {
     expect(await stats(apiKey)).toMatchObject({ creditBalance: 10, creditUsage: 0 });
   });
 
+  it('keeps the 200 Apollo gives an unknown persisted query hash, so clients send the query', async () => {
+    const res = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } });
+    expect(res.statusCode).toBe(200);
+    expect((res.json() as Body).errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+  });
+
   it('runs the named one of several operations', async () => {
     const twoOps = 'query A { namingProviders { provider } } query B { bridgeProviders { name } }';
     const res = await post({ query: twoOps, operationName: 'B' });
@@ -172,7 +178,7 @@ describe('httpStatusOfResult', () => {
     expect(httpStatusOfResult({ errors: [err('RATE_LIMITED')] })).toBe(429);
     expect(httpStatusOfResult({ errors: [err('INSUFFICIENT_CREDITS')] })).toBe(400);
     expect(httpStatusOfResult({ data: null, errors: [err('UPSTREAM_UNAVAILABLE', 'a')] })).toBe(503);
-    expect(httpStatusOfResult({ errors: [err('SOMETHING_NEW')] })).toBe(500);
+    expect(httpStatusOfResult({ errors: [err('PERSISTED_QUERY_NOT_FOUND')] })).toBeUndefined();
     expect(httpStatusOfResult({ data: { a: null, b: 1 }, errors: [err('UPSTREAM_UNAVAILABLE', 'a')] })).toBeUndefined();
     expect(httpStatusOfResult({ data: { a: null }, errors: [err('UPSTREAM_UNAVAILABLE', 'a')] })).toBe(503);
     expect(
