@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { type ApolloFastifyContextFunction, fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { deliveryPlugin } from './credits/delivery.js';
+import { idempotencyPlugin } from './credits/idempotency.js';
 import { openDatabase } from './db/orm.js';
 import { createGraphqlServer } from './gateway/server.js';
 import { unreachableSubgraphs } from './gateway/subgraph-health.js';
@@ -90,6 +92,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await http.register(rateLimitPlugin, { config });
   await http.register(errorHandlerPlugin);
   await http.register(authPlugin, { services });
+  // After auth (it needs the partner): charging follows delivery, and Idempotency-Key replays answers.
+  await http.register(deliveryPlugin);
+  await http.register(idempotencyPlugin, { db, staleAfterMs: config.credits.reservationTtlMs });
 
   http.get('/healthz', async () => ({ status: 'ok' }));
   http.get('/readyz', async (_request, reply) => {
@@ -107,9 +112,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const graphqlContext: ApolloFastifyContextFunction<RequestContext> = async (request) => contextFor(request, services);
   const graphqlHandler = fastifyApolloHandler(apollo, { context: graphqlContext });
-  http.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/graphql', handler: graphqlHandler });
+  // No automatic HEAD: it would run (and charge) a GET query whose answer is never sent.
+  http.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/graphql', handler: graphqlHandler, exposeHeadRoute: false });
 
-  await http.register(restPlugin, { routes: restRoutes, apollo, services });
+  await http.register(restPlugin, { routes: restRoutes, apollo, services, prices: supergraph.prices });
 
   return {
     http,

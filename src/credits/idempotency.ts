@@ -63,11 +63,10 @@ export const idempotencyPlugin = fp(
         // A pending record older than a credit hold belongs to a process that died mid-request.
         const abandoned = record?.state === 'pending' && age > opts.staleAfterMs;
         if (!record || expired || abandoned) {
-          await db.run('delete from idempotency_record where partner_id = ? and idempotency_key = ? and request_hash = ?', [
-            partnerId,
-            key,
-            record?.request_hash ?? hash,
-          ]);
+          await db.run(
+            'delete from idempotency_record where partner_id = ? and idempotency_key = ? and request_hash = ?',
+            [partnerId, key, record?.request_hash ?? hash],
+          );
           if ((await claim()) !== 1) throw new HttpError(409, 'A request with this Idempotency-Key is in progress');
         } else if (record.request_hash !== hash) {
           throw new HttpError(400, 'Idempotency-Key was already used with other parameters');

@@ -137,7 +137,15 @@ export class CreditLedger {
         if (charge.credits <= 0) continue;
         await tx.run(
           'insert into ledger_entry (partner_id, kind, operation, credits, request_id, reservation_id, created_at) values (?, ?, ?, ?, ?, ?, ?)',
-          [reservation.partnerId, 'charge', charge.operation.slice(0, 255), charge.credits, requestId, reservation.id, now],
+          [
+            reservation.partnerId,
+            'charge',
+            charge.operation.slice(0, 255),
+            charge.credits,
+            requestId,
+            reservation.id,
+            now,
+          ],
         );
       }
       if (within) await within(tx);
@@ -169,8 +177,8 @@ export class CreditLedger {
       }
     };
     const settling = attempt(0);
-    let inFlight = this.inFlight.get(reservation.partnerId);
-    if (!inFlight) this.inFlight.set(reservation.partnerId, (inFlight = new Set()));
+    const inFlight = this.inFlight.get(reservation.partnerId) ?? new Set();
+    this.inFlight.set(reservation.partnerId, inFlight);
     inFlight.add(settling);
     void settling.finally(() => {
       inFlight.delete(settling);

@@ -1,4 +1,5 @@
 import type { ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
+import type { GraphQLSchema } from 'graphql';
 import {
   type FragmentDefinitionNode,
   GraphQLIncludeDirective,
@@ -10,7 +11,6 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
-import type { GraphQLSchema } from 'graphql';
 import type { PriceTable } from '../gateway/prices.js';
 import type { RequestContext } from '../graphql/context.js';
 import { insufficientCredits, unauthenticated } from '../graphql/errors.js';

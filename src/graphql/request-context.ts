@@ -14,6 +14,7 @@ export function contextFor(request: FastifyRequest, services: Services, operatio
     operationLabel,
     forwardHeaders: forwardHeaders(request),
     memo: new Map(),
+    delivery: request.delivery,
   };
 }
 

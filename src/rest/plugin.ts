@@ -25,7 +25,9 @@ export async function restPlugin(
   for (const route of opts.routes) {
     // Parsed once at start-up: a malformed operation fails the boot, not a request.
     const document = parse(route.operation);
-    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const operation = document.definitions.find(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
     if (!operation) throw new Error(`REST route ${route.url} has no operation`);
     const paid = rootFields(operation, {}, {}, opts.prices).some((f) => f.price > 0);
     if (paid && route.method === 'GET') {

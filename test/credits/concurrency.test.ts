@@ -21,7 +21,11 @@ async function checkBooks(app: TestApp, partnerId: string, granted: number, pric
   await app.services.ledger.whenSettled(partnerId);
   const reserved = async () =>
     Number(
-      (await app.services.db.query<{ r: number | string }>('select credit_reserved as r from partner where id = ?', [partnerId]))[0]?.r,
+      (
+        await app.services.db.query<{ r: number | string }>('select credit_reserved as r from partner where id = ?', [
+          partnerId,
+        ])
+      )[0]?.r,
     );
   await expect.poll(reserved, { timeout: 5000 }).toBe(0);
   const [row] = await app.services.db.query<Record<string, number | string>>(

@@ -59,7 +59,12 @@ describe('exactly one charge per delivered answer', () => {
     // The invariant, checked every time the books are read.
     expect(balance + usage).toBe(sum('grant'));
     expect(usage).toBe(sum('charge'));
-    return { balance, usage, reserved: Number(p?.credit_reserved), charges: rows.filter((r) => r.kind === 'charge').length };
+    return {
+      balance,
+      usage,
+      reserved: Number(p?.credit_reserved),
+      charges: rows.filter((r) => r.kind === 'charge').length,
+    };
   };
 
   it('charges a field merged under one response key once', async () => {

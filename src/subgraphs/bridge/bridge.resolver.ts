@@ -75,7 +75,8 @@ export class BridgeResolver {
   }
 
   @Query(() => [BridgeProviderInfo], {
-    description: 'The bridge providers serving the caller (a sandbox partner: the sandbox) and why any is disabled. Free.',
+    description:
+      'The bridge providers serving the caller (a sandbox partner: the sandbox) and why any is disabled. Free.',
   })
   @Price(0)
   bridgeProviders(@Ctx() ctx: RequestContext): BridgeProviderInfo[] {
