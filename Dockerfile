@@ -17,7 +17,7 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/package.json ./
 COPY --from=build /app/schema ./schema
 # Sandbox demo names are read at first start.
-COPY --from=build /app/src/registry/mns/demo-names.jsonl ./src/registry/mns/demo-names.jsonl
+COPY --from=build /app/src/features/resolution/registry/demo-names.jsonl ./src/features/resolution/registry/demo-names.jsonl
 VOLUME ["/data"]
 EXPOSE 4000
 USER node

@@ -7,9 +7,9 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
  */
 const config: CodegenConfig = {
   schema: 'schema/api.graphql',
-  documents: ['src/rest/routes/*.ts', '!src/rest/routes/*.test.ts'],
+  documents: ['src/features/*/routes/*.ts', '!src/features/*/routes/*.test.ts'],
   generates: {
-    'src/graphql/generated/operations.ts': {
+    'src/generated/operations.ts': {
       plugins: ['typescript-operations'],
       config: {
         onlyOperationTypes: true,

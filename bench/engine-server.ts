@@ -29,12 +29,13 @@ import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import type { ExecutionRequest, Executor } from '@graphql-tools/utils';
 import { type DocumentNode, execute, type GraphQLError, type GraphQLSchema, validate } from 'graphql';
 import { pino } from 'pino';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/orm.js';
-import { CachedLocalDataSource } from '../src/gateway/local-data-source.js';
-import { buildSupergraph, type Supergraph } from '../src/gateway/supergraph.js';
-import type { AuthenticatedPartner, RequestContext } from '../src/graphql/context.js';
-import { verifyApiKey } from '../src/partners/api-keys.js';
+import { verifyApiKey } from '../src/features/accounts/api-keys.js';
+import { subgraphs } from '../src/features/index.js';
+import { loadConfig } from '../src/platform/config.js';
+import { openDatabase } from '../src/platform/db/orm.js';
+import { CachedLocalDataSource } from '../src/platform/gateway/local-data-source.js';
+import { buildSupergraph, type Supergraph } from '../src/platform/gateway/supergraph.js';
+import type { AuthenticatedPartner, RequestContext } from '../src/platform/graphql/context.js';
 import { createServices, type Services } from '../src/services.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, ctx: RequestContext) => Promise<void>;
@@ -46,7 +47,7 @@ const config = loadConfig();
 const log = pino({ level: config.logLevel });
 const db = await openDatabase(config.databaseUrl);
 const services = await createServices(config, db, log);
-const supergraph = buildSupergraph();
+const supergraph = buildSupergraph(subgraphs);
 
 /**
  * The production gateway minus the credits plugin (see the header): same supergraph, same in-process

@@ -1,24 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { type ApolloFastifyContextFunction, fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Config } from './config.js';
-import { deliveryPlugin } from './credits/delivery.js';
-import { idempotencyPlugin } from './credits/idempotency.js';
-import { openDatabase } from './db/orm.js';
-import { createGraphqlServer } from './gateway/server.js';
-import { unreachableSubgraphs } from './gateway/subgraph-health.js';
-import { buildSupergraph } from './gateway/supergraph.js';
-import type { RequestContext } from './graphql/context.js';
-import { contextFor } from './graphql/request-context.js';
-import { authPlugin } from './http/auth.js';
-import { errorHandlerPlugin, frameworkErrorHandler } from './http/error-handler.js';
-import { redactedPaths, redactKeys, requestSerializer } from './http/log-redaction.js';
-import { rateLimitPlugin, trustProxyOption } from './http/rate-limit.js';
-import { restPlugin } from './rest/plugin.js';
-import { restRoutes } from './rest/routes/index.js';
-import { nameSchema } from './rest/routes/public.schemas.js';
+import { verifyApiKey } from './features/accounts/api-keys.js';
+import { subgraphs } from './features/index.js';
+import { nameSchema } from './features/resolution/routes/public-schemas.js';
+import { restRoutes } from './features/routes.js';
+import type { Config } from './platform/config.js';
+import { deliveryPlugin } from './platform/credits/delivery.js';
+import { idempotencyPlugin } from './platform/credits/idempotency.js';
+import { openDatabase } from './platform/db/orm.js';
+import { createGraphqlServer } from './platform/gateway/server.js';
+import { unreachableSubgraphs } from './platform/gateway/subgraph-health.js';
+import { buildSupergraph } from './platform/gateway/supergraph.js';
+import type { RequestContext } from './platform/graphql/context.js';
+import { contextFor } from './platform/graphql/request-context.js';
+import type { SubgraphDefinition } from './platform/graphql/subgraph.js';
+import { authPlugin } from './platform/http/auth.js';
+import { errorHandlerPlugin, frameworkErrorHandler } from './platform/http/error-handler.js';
+import { redactedPaths, redactKeys, requestSerializer } from './platform/http/log-redaction.js';
+import { rateLimitPlugin, trustProxyOption } from './platform/http/rate-limit.js';
+import { restPlugin } from './platform/http/rest-plugin.js';
 import { createServices, type Services } from './services.js';
-import type { SubgraphDefinition } from './subgraphs/subgraph.js';
 
 export interface App {
   http: FastifyInstance;
@@ -80,7 +82,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const db = await openDatabase(config.databaseUrl, config.database);
   const services = await createServices(config, db, http.log);
 
-  const supergraph = buildSupergraph(options.subgraphs);
+  const supergraph = buildSupergraph(options.subgraphs ?? subgraphs);
   const apollo = await createGraphqlServer(supergraph, {
     explorer: config.graphqlExplorer,
     subgraphUrls: config.subgraphUrls,
@@ -91,7 +93,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await http.register(rateLimitPlugin, { config });
   await http.register(errorHandlerPlugin);
-  await http.register(authPlugin, { services });
+  await http.register(authPlugin, { verify: (key: string) => verifyApiKey(db, key) });
   // After auth (it needs the partner): charging follows delivery, and Idempotency-Key replays answers.
   await http.register(deliveryPlugin);
   await http.register(idempotencyPlugin, { db, staleAfterMs: config.credits.reservationTtlMs });

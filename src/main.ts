@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
-import { DatabaseUnreachableError } from './db/orm.js';
-import { seedDemoNames } from './registry/mns/demo.js';
-import { sandboxBanner, sandboxKeyFile, seedSandboxPartner } from './sandbox/seed.js';
+import { sandboxBanner, sandboxKeyFile, seedSandboxPartner } from './features/accounts/sandbox-seed.js';
+import { seedDemoNames } from './features/resolution/registry/demo.js';
+import { ConfigError, loadConfig } from './platform/config.js';
+import { DatabaseUnreachableError } from './platform/db/orm.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;

@@ -1,32 +1,21 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { type BridgeService, createBridgeService } from './bridge/service.js';
-import type { Config } from './config.js';
-import { sweepIdempotencyRecords } from './credits/idempotency.js';
-import { CreditLedger } from './credits/ledger.js';
-import type { Database } from './db/orm.js';
-import { NameIndex } from './identity/name-index.js';
-import { type NamingProviders, namingProvidersFromConfig } from './identity/providers.js';
-import { IdentitySearch } from './identity/search.js';
-import { createMnsProvider } from './registry/mns/provider.js';
+import { createBridgeService } from './features/bridge/service.js';
+import { NameIndex } from './features/identity/name-index.js';
+import { namingProvidersFromConfig } from './features/identity/provider-registry.js';
+import { createMnsProvider } from './features/identity/providers/mns/provider.js';
+import { IdentitySearch } from './features/identity/search.js';
+import type { Config } from './platform/config.js';
+import { sweepIdempotencyRecords } from './platform/credits/idempotency.js';
+import { CreditLedger } from './platform/credits/ledger.js';
+import type { Database } from './platform/db/orm.js';
+import type { Services } from './platform/services.js';
+
+export type { Services };
 
 /**
- * Everything resolvers need, built once per process and shared by all requests. Subgraph resolvers
- * reach it through the request context, so tests can build a server around any configuration.
+ * Builds the platform's and every feature's services for one process. Subgraph resolvers reach them
+ * through the request context, so tests can build a server around any configuration.
  */
-export interface Services {
-  config: Config;
-  db: Database;
-  log: Logger;
-  ledger: CreditLedger;
-  /** Bridge providers, catalogue cache, quote aggregation and transfer status. */
-  bridge: BridgeService;
-  /** Naming providers (MNS, ENS, Basenames, SNS) as configured, enabled or not. */
-  naming: NamingProviders;
-  identity: IdentitySearch;
-  /** Stops background work (sweepers, refreshers) and closes connections. */
-  close(): Promise<void>;
-}
-
 export async function createServices(config: Config, db: Database, log: Logger): Promise<Services> {
   const ledger = new CreditLedger(db, config.credits.reservationTtlMs);
   // Holds left by a crashed process are released on start and then periodically by every process.

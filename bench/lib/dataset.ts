@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { type Database, openDatabase } from '../../src/db/orm.js';
-import { createPartner } from '../../src/partners/partners.js';
-import { importNames } from '../../src/registry/mns/import.js';
+import { createPartner } from '../../src/features/accounts/partners.js';
+import { importNames } from '../../src/features/resolution/registry/import.js';
+import { type Database, openDatabase } from '../../src/platform/db/orm.js';
 
 /**
  * The bench's synthetic MNS registry. Name `i` is `u<i, 7 digits>.snow`, so a 6-digit prefix such as

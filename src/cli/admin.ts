@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, loadConfig } from '../config.js';
-import { openDatabase } from '../db/orm.js';
-import { type AdminCommand, parseArgs, UsageError } from './command.js';
-import { commands as allCommands } from './commands/index.js';
+import { type AdminCommand, parseArgs, UsageError } from '../platform/cli/command.js';
+import { ConfigError, loadConfig } from '../platform/config.js';
+import { openDatabase } from '../platform/db/orm.js';
+import { commands as allCommands } from './commands.js';
 
 function help(commands: AdminCommand[]): string {
   return ['Usage: npm run admin -- <command> [options]', '', 'Commands:']

@@ -2,10 +2,11 @@ import { writeFileSync } from 'node:fs';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSupergraph } from '../../src/gateway/supergraph.js';
-import { createPartner } from '../../src/partners/partners.js';
-import type { RestRoute } from '../../src/rest/route.js';
-import { restRoutes } from '../../src/rest/routes/index.js';
+import { createPartner } from '../../src/features/accounts/partners.js';
+import { subgraphs } from '../../src/features/index.js';
+import { restRoutes } from '../../src/features/routes.js';
+import { buildSupergraph } from '../../src/platform/gateway/supergraph.js';
+import type { RestRoute } from '../../src/platform/http/rest-route.js';
 import { importNamesFile, NAMES_FILE } from '../fixtures/mns/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
@@ -595,7 +596,7 @@ describe('malformed requests', () => {
 
     // Money: a charge only for a delivered 200, exactly the route's price on REST, and the books balance.
     await waitForSettlement(app, partnerId);
-    const prices = buildSupergraph().prices;
+    const prices = buildSupergraph(subgraphs).prices;
     const priceOf = (route: RestRoute<unknown>) =>
       parse(route.operation).definitions.reduce(
         (sum, def) =>

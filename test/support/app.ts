@@ -1,6 +1,6 @@
 import { type App, type BuildOptions, buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { createPartner } from '../../src/partners/partners.js';
+import { createPartner } from '../../src/features/accounts/partners.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface TestApp extends App {

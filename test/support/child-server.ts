@@ -2,7 +2,7 @@
 // Prints `LISTENING <port>` once ready.
 import 'reflect-metadata';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { withMetered } from './paid-subgraph.js';
 
 const app = await buildApp(loadConfig(), { logger: false, subgraphs: withMetered() });

@@ -2,8 +2,8 @@
 // the real `npm run subgraph` would (SUBGRAPH_HOST, SUBGRAPH_PORT; port 0 unless told) and prints
 // `LISTENING <port> <address>`.
 import 'reflect-metadata';
-import { loadConfig } from '../../src/config.js';
-import { serveSubgraph } from '../../src/subgraphs/serve.js';
+import { loadConfig } from '../../src/platform/config.js';
+import { serveSubgraph } from '../../src/subgraph-server.js';
 import { withMetered } from './paid-subgraph.js';
 
 const definition = withMetered().find((s) => s.name === process.env.SUBGRAPH_NAME);

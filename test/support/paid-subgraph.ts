@@ -1,8 +1,8 @@
 import { Arg, Int, Query, Resolver } from 'type-graphql';
-import { Price } from '../../src/graphql/credits-directive.js';
-import { badInput, upstreamUnavailable } from '../../src/graphql/errors.js';
-import { subgraphs } from '../../src/subgraphs/index.js';
-import type { SubgraphDefinition } from '../../src/subgraphs/subgraph.js';
+import { subgraphs } from '../../src/features/index.js';
+import { Price } from '../../src/platform/graphql/credits-directive.js';
+import { badInput, upstreamUnavailable } from '../../src/platform/graphql/errors.js';
+import type { SubgraphDefinition } from '../../src/platform/graphql/subgraph.js';
 
 /**
  * A subgraph of paid fields with known prices and failure modes, composed beside the real ones so the

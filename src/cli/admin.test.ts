@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/support/app.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
+import { runAdmin } from './admin.js';
+
+describe('admin CLI', () => {
+  let database: TestDatabase;
+  let app: TestApp;
+  const run = async (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin(
+      argv,
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+      {
+        DATABASE_URL: database.url,
+      },
+    );
+    return { code, out, err, last: out.at(-1) ?? '' };
+  };
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // The CLI migrates a fresh database on its own; the app shares it afterwards.
+    expect((await run('partner:list')).code).toBe(0);
+    app = await startTestApp({}, database);
+  });
+  afterAll(async () => {
+    await app.stop();
+    await database.drop();
+  });
+
+  it('partner:create --json prints one JSON object whose key works on /partners/stats', async () => {
+    const created = await run(
+      'partner:create',
+      '--name',
+      'Globex',
+      '--email',
+      'ops@globex.test',
+      '--credits',
+      '50',
+      '--json',
+    );
+    expect(created.code).toBe(0);
+    const partner = JSON.parse(created.last);
+    expect(partner).toMatchObject({ name: 'Globex', email: 'ops@globex.test', creditBalance: 50 });
+    expect(partner.id).toMatch(/^[0-9a-f-]{36}$/);
+    const res = await app.http.inject({
+      method: 'GET',
+      url: '/partners/stats',
+      headers: { 'x-api-key': partner.apiKey },
+    });
+    expect(res.json()).toEqual({ email: 'ops@globex.test', name: 'Globex', creditBalance: 50, creditUsage: 0 });
+  });
+
+  it('credits:grant, key:create and key:revoke', async () => {
+    const partner = JSON.parse(
+      (await run('partner:create', '--name', 'Initech', '--email', 'it@initech.test', '--credits', '0', '--json')).last,
+    );
+    const granted = await run('credits:grant', '--partner', 'it@initech.test', '--credits', '12', '--json');
+    expect(JSON.parse(granted.last)).toMatchObject({ creditBalance: 12 });
+    const key = JSON.parse((await run('key:create', '--partner', partner.id, '--json')).last);
+    expect(key.apiKey).not.toBe(partner.apiKey);
+    expect((await run('key:revoke', partner.keyPrefix)).code).toBe(0);
+    const old = await app.http.inject({
+      method: 'GET',
+      url: '/partners/stats',
+      headers: { 'x-api-key': partner.apiKey },
+    });
+    expect(old.statusCode).toBe(401);
+    const fresh = await app.http.inject({
+      method: 'GET',
+      url: '/partners/stats',
+      headers: { 'x-api-key': key.apiKey },
+    });
+    expect(fresh.json()).toMatchObject({ creditBalance: 12 });
+    const listed = JSON.parse((await run('partner:list', '--json')).last);
+    expect(listed.find((p: { email: string }) => p.email === 'it@initech.test')).toMatchObject({ activeKeys: 1 });
+  });
+
+  it('explains bad arguments with exit code 2', async () => {
+    const cases: [string[], RegExp][] = [
+      [['partner:create', '--name', 'X', '--credits', '5'], /--email is required/],
+      [['partner:create', '--name', 'X', '--email', 'not-an-email', '--credits', '5'], /not an e-mail/],
+      [['partner:create', '--name', 'X', '--email', 'x@y.test', '--credits', '-3'], /--credits must be a whole number/],
+      [['credits:grant', '--partner', 'nobody@nowhere.test', '--credits', '5'], /no partner/],
+      [['key:revoke', 'cgk_ffffffff'], /no active key/],
+      [['frobnicate'], /Unknown command/],
+    ];
+    for (const [argv, message] of cases) {
+      const result = await run(...argv);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.err.join('\n')).toMatch(message);
+    }
+    await run('partner:create', '--name', 'Dup', '--email', 'dup@x.test', '--credits', '1');
+    expect(
+      (await run('partner:create', '--name', 'Dup', '--email', 'dup@x.test', '--credits', '1')).err.join(''),
+    ).toMatch(/already exists/);
+  });
+});

@@ -1,0 +1,30 @@
+import { type AdminCommand, intFlag, requireFlag, UsageError } from '../../../platform/cli/command.js';
+import { createPartner, PartnerInputError } from '../partners.js';
+
+export const partnerCreate: AdminCommand = {
+  name: 'partner:create',
+  usage: 'partner:create --name <name> --email <email> --credits <n> [--sandbox] [--json]',
+  summary:
+    'Create a partner with an opening credit grant and print its API key (shown only once); --sandbox: served demo bridge data only',
+  async run(args, io) {
+    const name = requireFlag(args, 'name');
+    const email = requireFlag(args, 'email');
+    const credits = intFlag(args, 'credits', { required: true }) as number;
+    const sandbox = args.flags.get('sandbox');
+    if (sandbox !== undefined && sandbox !== true) throw new UsageError('--sandbox takes no value');
+    try {
+      const { partner, key } = await createPartner(io.db, { name, email, credits, sandbox: sandbox === true });
+      if (io.json) {
+        io.out(JSON.stringify({ ...partner, apiKey: key.apiKey, keyPrefix: key.prefix }));
+        return;
+      }
+      io.out(
+        `Created ${partner.sandbox ? 'SANDBOX partner (demo bridge data only)' : 'partner'} ${partner.name} <${partner.email}> (${partner.id}) with ${partner.creditBalance} credits.`,
+      );
+      io.out(`API key (shown once, store it now): ${key.apiKey}`);
+    } catch (err) {
+      if (err instanceof PartnerInputError) throw new UsageError(err.message);
+      throw err;
+    }
+  },
+};

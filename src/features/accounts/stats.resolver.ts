@@ -1,0 +1,21 @@
+import { Ctx, Query, Resolver } from 'type-graphql';
+import { type RequestContext, requirePartner } from '../../platform/graphql/context.js';
+import { Price } from '../../platform/graphql/credits-directive.js';
+import { unauthenticated } from '../../platform/graphql/errors.js';
+import { PartnerStats } from './partner-stats.js';
+import { partnerStats } from './partners.js';
+
+@Resolver()
+export class StatsResolver {
+  @Query(() => PartnerStats, { description: 'Credits and identity of the partner owning the x-api-key. Free.' })
+  @Price(0)
+  async stats(@Ctx() ctx: RequestContext): Promise<PartnerStats> {
+    const partner = requirePartner(ctx);
+    // Charges settle once their answers are delivered; a partner's next look at its balance includes them.
+    await ctx.services.ledger.whenSettled(partner.id);
+    const stats = await partnerStats(ctx.services.db, partner.id);
+    // A partner deleted while its key is cached is no longer a partner.
+    if (!stats) throw unauthenticated('The API key no longer belongs to a partner');
+    return stats;
+  }
+}

@@ -1,0 +1,359 @@
+/**
+ * Quotes and catalogue aggregated over LI.FI and Across (local stand-ins replaying their documented
+ * answers), through the real HTTP surface; the sandbox serves sandbox partners only.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp } from '../../../test/support/app.js';
+import { type Standin, startStandin } from '../../../test/support/http-standin.js';
+
+const fixture = (dir: 'lifi' | 'across', name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../../../test/fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
+
+const WALLET = '0x552008c0f6870c2f77e5cC1d2eb9bdff03e30Ea0';
+const USDC_ARB = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
+const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const usdcQuery = new URLSearchParams({
+  fromChain: 'eip155:42161',
+  toChain: 'eip155:8453',
+  fromToken: USDC_ARB,
+  toToken: USDC_BASE,
+  fromAmount: '100000000',
+  fromAddress: WALLET,
+  slippage: '0.005',
+});
+
+/** Both upstreams answering their documented happy answers; tests override single paths. */
+function happy(lifi: Standin, across: Standin) {
+  lifi.reply('/v1/chains', { json: fixture('lifi', 'chains.json') });
+  lifi.reply('/v1/tokens', { json: fixture('lifi', 'tokens-arbitrum.json') });
+  lifi.reply('/v1/quote', { json: fixture('lifi', 'quote-usdc-arbitrum-base.json') });
+  across.reply('/api/available-routes', { json: fixture('across', 'available-routes.json') });
+  across.reply('/api/swap/tokens', (req) => ({ json: fixture('across', `swap-tokens-${req.query.chainId}.json`) }));
+  across.reply('/api/suggested-fees', { json: fixture('across', 'suggested-fees-usdc-arbitrum-base.json') });
+}
+
+async function setup(env: Record<string, string> = {}) {
+  const lifi = await startStandin();
+  const across = await startStandin();
+  happy(lifi, across);
+  const app = await startTestApp({
+    LIFI_API_URL: `${lifi.url}/v1`,
+    ACROSS_API_URL: `${across.url}/api`,
+    PROVIDER_TIMEOUT_MS: '400',
+    ...env,
+  });
+  const { apiKey } = await app.partner(100);
+  const get = (url: string, key = apiKey) => app.http.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+  const balance = async (key = apiKey) => (await get('/partners/stats', key)).json().creditBalance as number;
+  return {
+    lifi,
+    across,
+    app,
+    get,
+    balance,
+    async stop() {
+      await app.stop();
+      await lifi.close();
+      await across.close();
+    },
+  };
+}
+
+type Setup = Awaited<ReturnType<typeof setup>>;
+
+describe('quote aggregation', () => {
+  let s: Setup;
+  afterEach(async () => {
+    await s.stop();
+  });
+
+  it('merges the routes of LI.FI and Across best-first by toAmount, each stored with its provider', async () => {
+    s = await setup();
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const { routes } = res.json();
+    expect(routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across', 'lifi']);
+    const amounts = routes.map((r: { toAmount: string }) => BigInt(r.toAmount));
+    expect(amounts).toEqual([...amounts].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
+    expect(new Set(routes.map((r: { id: string }) => r.id)).size).toBe(2);
+    const lifi = routes.find((r: { bridgeProvider: string }) => r.bridgeProvider === 'lifi');
+    expect(lifi).toMatchObject({ toAmount: '99851237', toAmountMin: '99601609', transactionData: { chainId: 42161 } });
+    const across = routes.find((r: { bridgeProvider: string }) => r.bridgeProvider === 'across');
+    expect(across).toMatchObject({ toAmount: '99900000', transactionData: { chainId: 42161, value: '0' } });
+    for (const r of routes) {
+      expect(BigInt(r.toAmountMin)).toBeLessThanOrEqual(BigInt(r.toAmount));
+      expect(r.transactionData.from.toLowerCase()).toBe(WALLET.toLowerCase());
+    }
+    // Every provider was asked once, with the caller's parameters.
+    expect(s.lifi.requests('/v1/quote')[0]?.query).toMatchObject({
+      fromChain: '42161',
+      toChain: '8453',
+      slippage: '0.005',
+    });
+    expect(s.across.count('/api/suggested-fees')).toBe(1);
+    const stored = await s.app.services.db.query<{ id: string; provider: string; tracking: string | null }>(
+      'select id, provider, tracking from bridge_route',
+    );
+    expect(stored.map((r) => [r.id, r.provider]).sort()).toEqual(
+      routes.map((r: { id: string; bridgeProvider: string }) => [r.id, r.bridgeProvider]).sort(),
+    );
+    const lifiTracking = stored.find((r) => r.provider === 'lifi')?.tracking;
+    expect(JSON.parse(lifiTracking ?? '{}')).toMatchObject({ tool: 'across', fromChainId: 42161 });
+    expect(await s.balance()).toBe(98);
+  });
+
+  it('answers with the others when one upstream hangs past the per-provider timeout', async () => {
+    s = await setup();
+    s.lifi.reply('/v1/quote', { hang: true });
+    const started = Date.now();
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(
+      res
+        .json()
+        .routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)
+        .sort(),
+    ).toEqual(['across']);
+    expect(await s.balance()).toBe(98);
+  });
+
+  it('answers with the others when one upstream fails with 5xx', async () => {
+    s = await setup();
+    s.across.reply('/api/suggested-fees', { status: 503, json: { message: 'maintenance' } });
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(res.statusCode).toBe(200);
+    expect(
+      res
+        .json()
+        .routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)
+        .sort(),
+    ).toEqual(['lifi']);
+    // One retry of the transient failure, then given up.
+    expect(s.across.count('/api/suggested-fees')).toBe(2);
+  });
+
+  it('all upstreams failing is a free 503', async () => {
+    s = await setup();
+    s.lifi.reply('/v1/quote', { hang: true });
+    s.across.reply('/api/suggested-fees', { status: 502, body: 'bad gateway' });
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: expect.stringMatching(/unavailable/),
+    });
+    expect(await s.balance()).toBe(100);
+  });
+
+  it('no provider having a route is a free 404 "No route found"', async () => {
+    s = await setup();
+    s.lifi.reply('/v1/quote', { status: 404, json: fixture('lifi', 'quote-no-route-404.json') });
+    s.across.reply('/api/suggested-fees', {
+      status: 400,
+      json: fixture('across', 'suggested-fees-route-disabled-400.json'),
+    });
+    // A real token the sandbox's price snapshot does not price: no sandbox route either.
+    const q = new URLSearchParams(usdcQuery);
+    q.set('toToken', '0x1111111111111111111111111111111111111111');
+    const res = await s.get(`/partners/bridge/quote?${q}`);
+    expect(res.statusCode, res.body).toBe(404);
+    expect(res.json().message).toMatch(/^No route found for .* on eip155:42161 to .* on eip155:8453/);
+    expect(await s.balance()).toBe(100);
+  });
+
+  it('upstreams refusing the request (400) is a free 400 carrying their reasons', async () => {
+    s = await setup();
+    s.lifi.reply('/v1/quote', { status: 400, json: fixture('lifi', 'quote-invalid-400.json') });
+    s.across.reply('/api/suggested-fees', {
+      status: 400,
+      json: fixture('across', 'suggested-fees-invalid-param-400.json'),
+    });
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().message).toMatch(/lifi: Invalid request: fromAddress must be a valid address/);
+    expect(res.json().message).toMatch(/across: /);
+    expect(await s.balance()).toBe(100);
+    // Another provider's route is still offered when only one upstream refuses.
+    s.across.reply('/api/suggested-fees', { json: fixture('across', 'suggested-fees-usdc-arbitrum-base.json') });
+    const ok = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across']);
+  });
+
+  it('drops a route whose transaction is not what was asked (wrong chain id)', async () => {
+    s = await setup();
+    const bad = structuredClone(fixture('lifi', 'quote-usdc-arbitrum-base.json')) as {
+      transactionRequest: { chainId: number };
+    };
+    bad.transactionRequest.chainId = 1;
+    s.lifi.reply('/v1/quote', { json: bad });
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(res.json().routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across']);
+  });
+});
+
+describe('sandbox and live partners never share routes', () => {
+  let s: Setup;
+  beforeAll(async () => {
+    s = await setup();
+  });
+  afterAll(() => s.stop());
+
+  it('with LI.FI and Across enabled, a live partner never sees a sandbox route and a sandbox partner sees only those', async () => {
+    const sandbox = await s.app.partner(100, 'Sandbox Partner', { sandbox: true });
+    const live = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(live.statusCode, live.body).toBe(200);
+    expect(live.json().routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across', 'lifi']);
+    const quotesAsked = s.lifi.count('/v1/quote') + s.across.count('/api/suggested-fees');
+
+    const demo = await s.get(`/partners/bridge/quote?${usdcQuery}`, sandbox.apiKey);
+    expect(demo.statusCode, demo.body).toBe(200);
+    const routes = demo.json().routes as { bridgeProvider: string; transactionData: { to: string; value: string } }[];
+    expect(routes.map((r) => r.bridgeProvider)).toEqual(['sandbox']);
+    expect(routes[0]?.transactionData).toMatchObject({ to: WALLET, value: '0' });
+    // The upstreams were not asked on the sandbox partner's behalf.
+    expect(s.lifi.count('/v1/quote') + s.across.count('/api/suggested-fees')).toBe(quotesAsked);
+    expect(await s.balance(sandbox.apiKey)).toBe(98);
+
+    // The catalogue too: the sandbox partner's providers are the sandbox alone.
+    const gql = await s.app.http.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', 'x-api-key': sandbox.apiKey },
+      payload: { query: '{ bridgeProviders { name } }' },
+    });
+    expect(gql.json().data.bridgeProviders).toEqual([{ name: 'sandbox' }]);
+  });
+});
+
+describe('one deadline per request', () => {
+  let s: Setup;
+  afterEach(async () => {
+    await s.stop();
+  });
+
+  const TIMEOUT_MS = 600;
+
+  it('a quote with hanging upstreams answers within the deadline, not one timeout per call, and is free', async () => {
+    s = await setup({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) });
+    // LI.FI never answers anything: its chain list (read twice, for both chains of the request), its
+    // retry and its quote used to take a timeout each, one after the other.
+    for (const path of ['/v1/chains', '/v1/tokens', '/v1/quote']) s.lifi.reply(path, { hang: true });
+    s.across.reply('/api/suggested-fees', { hang: true });
+    const started = performance.now();
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    const elapsed = performance.now() - started;
+    expect(res.statusCode, res.body).toBe(503);
+    expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS * 0.9);
+    expect(elapsed).toBeLessThan(TIMEOUT_MS * 1.5);
+    expect(await s.balance()).toBe(100);
+    expect(await s.app.services.db.query('select id from bridge_route')).toEqual([]);
+  });
+
+  it("a hanging quote leaves the other upstream's route, answered within the deadline", async () => {
+    s = await setup({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) });
+    // Warm the catalogue so that only the quote itself can hang.
+    expect((await s.get('/partners/bridge/chains')).statusCode).toBe(200);
+    s.lifi.reply('/v1/quote', { hang: true });
+    const started = performance.now();
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    const elapsed = performance.now() - started;
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across']);
+    expect(elapsed).toBeLessThan(TIMEOUT_MS * 1.5);
+    expect(await s.balance()).toBe(100 - 1 - 2);
+  });
+});
+
+describe('catalogue aggregation and cache', () => {
+  let s: Setup;
+  beforeAll(async () => {
+    s = await setup();
+  });
+  afterAll(() => s.stop());
+
+  it("chains: the spec chains first, then other providers' chains; cached in the database", async () => {
+    const res = await s.get('/partners/bridge/chains');
+    expect(res.statusCode).toBe(200);
+    const { chains } = res.json();
+    const ids = chains.map((c: { caip2Id: string }) => c.caip2Id);
+    expect(ids.slice(0, 9)).toContain('eip155:8453');
+    expect(new Set(ids).size).toBe(ids.length);
+    // LI.FI's Polygon keeps the registry's description.
+    expect(chains.find((c: { caip2Id: string }) => c.caip2Id === 'eip155:137')).toMatchObject({
+      name: 'Polygon',
+      isBridgeSupported: true,
+    });
+    const calls = s.lifi.count('/v1/chains') + s.across.count('/api/available-routes');
+    expect(calls).toBeGreaterThanOrEqual(2);
+    await s.get('/partners/bridge/chains');
+    expect(s.lifi.count('/v1/chains') + s.across.count('/api/available-routes')).toBe(calls);
+    const cached = await s.app.services.db.query<{ provider: string }>(
+      "select provider from bridge_catalogue where resource = 'chains' order by provider",
+    );
+    expect(cached.map((r) => r.provider)).toEqual(['across', 'lifi']);
+  });
+
+  it('tokens: the union of the providers, native first, one entry per address, priced where anyone prices it', async () => {
+    const res = await s.get('/partners/bridge/tokens?caip2Id=eip155:42161');
+    expect(res.statusCode, res.body).toBe(200);
+    const { caip2Id, tokens } = res.json();
+    expect(caip2Id).toBe('eip155:42161');
+    expect(tokens[0]).toMatchObject({ address: '0x0000000000000000000000000000000000000000', symbol: 'ETH' });
+    const keys = tokens.map((t: { address: string }) => t.address.toLowerCase());
+    expect(new Set(keys).size).toBe(keys.length);
+    const usdc = tokens.filter((t: { address: string }) => t.address.toLowerCase() === USDC_ARB.toLowerCase());
+    expect(usdc).toHaveLength(1);
+    // Prices are the upstreams' own; a token none of them prices has none (LI.FI's PENDLE).
+    for (const t of tokens) if ('priceUSD' in t) expect(t.priceUSD).toMatch(/^\d+(\.\d+)?$/);
+    expect(usdc[0].priceUSD).toBe('0.99985');
+    expect(tokens.find((t: { symbol: string }) => t.symbol === 'PENDLE')).not.toHaveProperty('priceUSD');
+    expect(s.lifi.count('/v1/tokens')).toBe(1);
+  });
+
+  it('another process reuses the database copy within the TTL, refreshes after it, and serves stale on failure', async () => {
+    const again = await startTestApp(
+      { LIFI_API_URL: `${s.lifi.url}/v1`, ACROSS_API_URL: `${s.across.url}/api`, PROVIDER_TIMEOUT_MS: '400' },
+      s.app.database,
+    );
+    try {
+      const { apiKey } = await again.partner(10);
+      const get = (url: string) => again.http.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
+      s.lifi.resetCounts();
+      expect((await get('/partners/bridge/chains')).statusCode).toBe(200);
+      expect(s.lifi.count('/v1/chains')).toBe(0);
+    } finally {
+      await again.close();
+    }
+    // Expired: the next process asks the upstream again; the upstream failing, it serves the old copy.
+    await s.app.services.db.run('update bridge_catalogue set fetched_at = ?', [new Date(Date.now() - 2 * 3600_000)]);
+    s.lifi.reply('/v1/chains', { status: 503, json: { message: 'down' } });
+    const third = await startTestApp(
+      {
+        LIFI_API_URL: `${s.lifi.url}/v1`,
+        ACROSS_API_URL: `${s.across.url}/api`,
+        PROVIDER_TIMEOUT_MS: '400',
+      },
+      s.app.database,
+    );
+    try {
+      const { apiKey } = await third.partner(10);
+      const res = await third.http.inject({
+        method: 'GET',
+        url: '/partners/bridge/chains',
+        headers: { 'x-api-key': apiKey },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(s.lifi.count('/v1/chains')).toBeGreaterThan(0);
+      // Only LI.FI's (stale) list says Polygon is bridged; Across has no Polygon route.
+      const chains = res.json().chains as { caip2Id: string; isBridgeSupported: boolean }[];
+      expect(chains.find((c) => c.caip2Id === 'eip155:137')?.isBridgeSupported).toBe(true);
+      expect(chains.find((c) => c.caip2Id === 'eip155:43114')?.isBridgeSupported).toBe(false);
+    } finally {
+      await third.close();
+    }
+  });
+});

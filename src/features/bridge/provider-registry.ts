@@ -1,0 +1,48 @@
+import type { Config } from '../../platform/config.js';
+import type { HttpClientOptions } from '../../platform/upstream/index.js';
+import { createAcrossProvider } from './providers/across/index.js';
+import { createLifiProvider } from './providers/lifi/index.js';
+import { createSandboxProvider } from './providers/sandbox/index.js';
+import type { BridgeProvider } from './providers/types.js';
+
+export interface BridgeProviderOverrides {
+  /** Resilience settings of the upstream HTTP clients (tests use short back-offs). */
+  http?: Pick<HttpClientOptions, 'breaker' | 'backoff' | 'sleep'>;
+}
+
+/**
+ * The two worlds a partner can be in. Live partners are served by the real upstreams only; sandbox
+ * partners by the sandbox only, so a demo route can never be ranked among real ones and a live
+ * partner can never be handed one.
+ */
+export interface BridgeProviderSet {
+  /** Real upstreams, enabled or not, in the order their metadata is preferred when catalogues overlap. */
+  live: BridgeProvider[];
+  sandbox: BridgeProvider[];
+}
+
+export function createBridgeProviders(config: Config, overrides: BridgeProviderOverrides = {}): BridgeProviderSet {
+  const { bridge, providerTimeoutMs } = config;
+  // One retry: a transient 502 is worth a second try; the request's single deadline (see
+  // BridgeService) cuts off whatever does not fit in PROVIDER_TIMEOUT_MS.
+  const common = {
+    timeoutMs: providerTimeoutMs,
+    retries: 1,
+    maxBodyBytes: config.upstreamMaxBodyBytes,
+    ...(overrides.http ? { http: overrides.http } : {}),
+  };
+  return {
+    live: [
+      createLifiProvider({
+        enabled: bridge.lifi.enabled,
+        baseUrl: bridge.lifi.baseUrl,
+        apiKey: bridge.lifi.apiKey,
+        ...common,
+      }),
+      createAcrossProvider({ enabled: bridge.across.enabled, baseUrl: bridge.across.baseUrl, ...common }),
+    ],
+    sandbox: [createSandboxProvider()],
+  };
+}
+
+export const isEnabled = (p: BridgeProvider): boolean => p.status.enabled;

@@ -1,0 +1,379 @@
+import { readFileSync } from 'node:fs';
+import { decodeFunctionData, type Hex } from 'viem';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Standin, startStandin } from '../../../../../test/support/http-standin.js';
+import {
+  isUpstreamClientError,
+  type UpstreamHttpError,
+  UpstreamUnavailableError,
+} from '../../../../platform/upstream/index.js';
+import { UpstreamError } from '../../../../platform/upstream/status.js';
+import type { BridgeProvider, QuoteRequest } from '../types.js';
+import { SPOKE_POOL_DEPOSIT_V3_ABI } from './contracts.js';
+import { type AcrossProviderOptions, createAcrossProvider } from './provider.js';
+
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../../../../../test/fixtures/across/${name}`, import.meta.url), 'utf8'));
+
+const DEPOSITOR = '0x552008c0f6870c2f77e5cC1d2eb9bdff03e30Ea0';
+const RECIPIENT = '0x718648C8c531F91b528A7757dD2bE813c3940608';
+const USDC_ARB = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
+const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const WETH_MAINNET = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
+const WETH_BASE = '0x4200000000000000000000000000000000000006';
+const NATIVE = '0x0000000000000000000000000000000000000000';
+const ARB_SPOKE_POOL = '0xe35e9842fceaCA96570B734083f4a58e8F7C5f2A';
+const MAINNET_SPOKE_POOL = '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5';
+
+let upstream: Standin;
+beforeEach(async () => {
+  upstream = await startStandin();
+});
+afterEach(async () => {
+  await upstream.close();
+});
+
+function provider(overrides: Partial<AcrossProviderOptions> = {}): BridgeProvider {
+  return createAcrossProvider({
+    baseUrl: `${upstream.url}/api`,
+    enabled: true,
+    timeoutMs: 150,
+    retries: 1,
+    http: { backoff: { baseMs: 2, maxMs: 5 }, breaker: { failureThreshold: 3, cooldownMs: 60_000 } },
+    ...overrides,
+  });
+}
+
+function serveMetadata(): void {
+  upstream.reply('/api/swap/tokens', (req) => ({ json: fixture(`swap-tokens-${req.query.chainId}.json`) }));
+}
+
+const usdcRequest: QuoteRequest = {
+  fromChain: 'eip155:42161',
+  toChain: 'eip155:8453',
+  fromToken: USDC_ARB,
+  toToken: USDC_BASE,
+  fromAmount: 100_000_000n,
+  fromAddress: DEPOSITOR,
+  toAddress: RECIPIENT,
+  slippage: 0.005,
+};
+
+const ethRequest: QuoteRequest = {
+  fromChain: 'eip155:1',
+  toChain: 'eip155:8453',
+  fromToken: NATIVE,
+  toToken: NATIVE,
+  fromAmount: 10n ** 18n,
+  fromAddress: DEPOSITOR,
+  toAddress: DEPOSITOR,
+  slippage: 0.03,
+};
+
+function decodeDeposit(data: string) {
+  const decoded = decodeFunctionData({ abi: SPOKE_POOL_DEPOSIT_V3_ABI, data: data as Hex });
+  expect(decoded.functionName).toBe('depositV3');
+  return decoded.args;
+}
+
+async function failure(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('createAcrossProvider', () => {
+  it('is disabled without configuration, says how to enable it, and never calls the upstream', async () => {
+    const across = createAcrossProvider({ enabled: false, baseUrl: upstream.url });
+    expect(across.name).toBe('across');
+    expect(across.status.enabled === false && across.status.reason).toMatch(/ACROSS_ENABLED=true or ACROSS_API_URL/);
+    await expect(across.tokens('eip155:1')).rejects.toBeInstanceOf(UpstreamError);
+    await expect(across.transferStatus({ txHash: '0x1' })).rejects.toBeInstanceOf(UpstreamError);
+    expect(upstream.requests()).toHaveLength(0);
+  });
+
+  it('chains: the chains of the available routes that cipgate knows, described from the registry', async () => {
+    upstream.reply('/api/available-routes', { json: fixture('available-routes.json') });
+    const chains = await provider().chains();
+    expect(chains.map((c) => c.caip2Id)).toEqual(['eip155:1', 'eip155:10', 'eip155:8453', 'eip155:42161']);
+    expect(chains[0]).toEqual({
+      caip2Id: 'eip155:1',
+      name: 'Ethereum',
+      nativeToken: 'ETH',
+      logoURI: 'https://raw.githubusercontent.com/lifinance/types/main/src/assets/icons/chains/ethereum.svg',
+      isBridgeSupported: true,
+    });
+  });
+
+  it('tokens: route tokens of the chain plus the native token, with Across metadata; unknown decimals are left out', async () => {
+    upstream.reply('/api/available-routes', { json: fixture('available-routes.json') });
+    serveMetadata();
+    const tokens = await provider().tokens('eip155:42161');
+    expect(upstream.requests('/api/swap/tokens')[0]?.query).toEqual({ chainId: '42161' });
+    expect(tokens).toEqual([
+      {
+        address: USDC_ARB,
+        symbol: 'USDC',
+        name: 'USD Coin',
+        decimals: 6,
+        logoURI: 'https://raw.githubusercontent.com/across-protocol/frontend/master/src/assets/token-logos/usdc.svg',
+        priceUSD: '0.999851',
+      },
+      {
+        address: '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1',
+        symbol: 'WETH',
+        name: 'Wrapped Ether',
+        decimals: 18,
+        logoURI: 'https://raw.githubusercontent.com/across-protocol/frontend/master/src/assets/token-logos/weth.svg',
+        priceUSD: '3166.21',
+      },
+      {
+        address: NATIVE,
+        symbol: 'ETH',
+        name: 'Ether',
+        decimals: 18,
+        logoURI: 'https://raw.githubusercontent.com/across-protocol/frontend/master/src/assets/token-logos/eth.svg',
+        priceUSD: '3166.21',
+      },
+    ]);
+  });
+
+  it('tokens: non-EVM chains give [] without a call', async () => {
+    expect(await provider().tokens('solana:mainnet-beta')).toEqual([]);
+    expect(upstream.requests()).toHaveLength(0);
+  });
+
+  it('quote: one route whose calldata is depositV3 to the origin SpokePool with the quoted amounts', async () => {
+    upstream.reply('/api/suggested-fees', { json: fixture('suggested-fees-usdc-arbitrum-base.json') });
+    serveMetadata();
+    const routes = await provider().quote(usdcRequest);
+    expect(upstream.requests('/api/suggested-fees')[0]?.query).toEqual({
+      inputToken: USDC_ARB,
+      outputToken: USDC_BASE,
+      originChainId: '42161',
+      destinationChainId: '8453',
+      amount: '100000000',
+      recipient: RECIPIENT,
+    });
+    expect(routes).toHaveLength(1);
+    const [route] = routes;
+    expect(route).toMatchObject({
+      fromChain: 'eip155:42161',
+      toChain: 'eip155:8453',
+      fromToken: USDC_ARB,
+      toToken: USDC_BASE,
+      fromAmount: '100000000',
+      // amount − totalRelayFee.total (100000)
+      toAmount: '99900000',
+      toAmountMin: '99400500',
+      gasCostUSD: '0',
+      feeCostUSD: '0.099985',
+      fromAmountUSD: '99.9851',
+      toAmountUSD: '99.885114',
+      bridgeProvider: 'across',
+      estimatedTimeSeconds: 2,
+    });
+    expect(route?.transactionData).toMatchObject({
+      from: DEPOSITOR,
+      to: ARB_SPOKE_POOL,
+      value: '0',
+      gasLimit: '0',
+      gasPrice: '0',
+      chainId: 42161,
+    });
+    expect(decodeDeposit(route?.transactionData.data ?? '')).toEqual([
+      DEPOSITOR,
+      RECIPIENT,
+      USDC_ARB,
+      USDC_BASE,
+      100_000_000n,
+      99_900_000n,
+      8453n,
+      NATIVE,
+      1737000000,
+      1737000000 + 3600,
+      0,
+      '0x',
+    ]);
+    expect(route?.tracking).toMatchObject({ originChainId: 42161, destinationChainId: 8453, fillDeadline: 1737003600 });
+  });
+
+  it('quote: native ETH deposits WETH with msg.value, and uses outputAmount, fillDeadline and exclusivity when given', async () => {
+    upstream.reply('/api/suggested-fees', { json: fixture('suggested-fees-weth-mainnet-base.json') });
+    serveMetadata();
+    const [route] = await provider().quote(ethRequest);
+    const query = upstream.requests('/api/suggested-fees')[0]?.query;
+    expect(query).toMatchObject({ inputToken: WETH_MAINNET, outputToken: WETH_BASE, amount: '1000000000000000000' });
+    expect(route).toMatchObject({
+      fromToken: NATIVE,
+      toToken: NATIVE,
+      toAmount: '999487700000000000',
+      toAmountMin: '969503069000000000',
+      feeCostUSD: '1.622049',
+      fromAmountUSD: '3166.21',
+      toAmountUSD: '3164.58795',
+      estimatedTimeSeconds: 24,
+    });
+    // No spokePoolAddress in this answer: the per-chain table supplies Ethereum's SpokePool.
+    expect(route?.transactionData).toMatchObject({ to: MAINNET_SPOKE_POOL, value: '1000000000000000000', chainId: 1 });
+    expect(decodeDeposit(route?.transactionData.data ?? '')).toEqual([
+      DEPOSITOR,
+      DEPOSITOR,
+      WETH_MAINNET,
+      WETH_BASE,
+      10n ** 18n,
+      999487700000000000n,
+      8453n,
+      '0x394311A6Aaa0D8E3411D8b62DE4578D41322d1bD',
+      1737000012,
+      1737010812,
+      12,
+      '0x',
+    ]);
+  });
+
+  it('quote: still answers when token metadata is unavailable, with USD values of "0"', async () => {
+    upstream.reply('/api/suggested-fees', { json: fixture('suggested-fees-usdc-arbitrum-base.json') });
+    upstream.reply('/api/swap/tokens', { status: 404, json: { message: 'Not found' } });
+    const [route] = await provider().quote(usdcRequest);
+    expect(route).toMatchObject({ toAmount: '99900000', feeCostUSD: '0', fromAmountUSD: '0', toAmountUSD: '0' });
+  });
+
+  it('quote: reuses token metadata within its TTL', async () => {
+    upstream.reply('/api/suggested-fees', { json: fixture('suggested-fees-usdc-arbitrum-base.json') });
+    serveMetadata();
+    const across = provider();
+    await across.quote(usdcRequest);
+    await across.quote(usdcRequest);
+    expect(upstream.count('/api/suggested-fees')).toBe(2);
+    expect(upstream.count('/api/swap/tokens')).toBe(2); // one per chain, not per quote
+  });
+
+  it('quote: Solana/Bitcoin requests and non-EVM addresses give [] without a call', async () => {
+    const across = provider();
+    expect(await across.quote({ ...usdcRequest, toChain: 'solana:mainnet-beta' })).toEqual([]);
+    expect(await across.quote({ ...usdcRequest, fromChain: 'bip122:000000000019d6689c085ae165831e93' })).toEqual([]);
+    expect(await across.quote({ ...usdcRequest, toAddress: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM' })).toEqual(
+      [],
+    );
+    expect(upstream.requests()).toHaveLength(0);
+  });
+
+  it('quote: 404, ROUTE_NOT_ENABLED, AMOUNT_TOO_LOW and isAmountTooLow are "no route"', async () => {
+    serveMetadata();
+    const too = { ...(fixture('suggested-fees-usdc-arbitrum-base.json') as object), isAmountTooLow: true };
+    upstream.sequence('/api/suggested-fees', [
+      { status: 404, json: { type: 'AcrossApiError', status: 404, message: 'Not found' } },
+      { status: 400, json: fixture('suggested-fees-route-disabled-400.json') },
+      { status: 400, json: fixture('suggested-fees-amount-too-low-400.json') },
+      { json: too },
+    ]);
+    const across = provider();
+    for (let i = 0; i < 4; i++) expect(await across.quote(usdcRequest)).toEqual([]);
+    expect(upstream.count('/api/suggested-fees')).toBe(4);
+  });
+
+  it('quote: INVALID_PARAM is a client error with Across message', async () => {
+    serveMetadata();
+    upstream.reply('/api/suggested-fees', { status: 400, json: fixture('suggested-fees-invalid-param-400.json') });
+    const err = await failure(provider().quote(usdcRequest));
+    expect(isUpstreamClientError(err)).toBe(true);
+    expect((err as UpstreamHttpError).upstreamMessage).toBe(
+      "Invalid parameter at path 'recipient'. Expected type 'string'",
+    );
+  });
+
+  it('quote: retries a 5xx and returns the later answer', async () => {
+    serveMetadata();
+    upstream.sequence('/api/suggested-fees', [
+      { status: 500, json: { type: 'AcrossApiError', code: 'UPSTREAM_RPC_ERROR', status: 500, message: 'rpc' } },
+      { json: fixture('suggested-fees-usdc-arbitrum-base.json') },
+    ]);
+    expect(await provider().quote(usdcRequest)).toHaveLength(1);
+    expect(upstream.count('/api/suggested-fees')).toBe(2);
+  });
+
+  it('quote: a hanging upstream ends in UpstreamUnavailableError(timeout)', async () => {
+    serveMetadata();
+    upstream.reply('/api/suggested-fees', { hang: true });
+    const err = await failure(provider().quote(usdcRequest));
+    expect(err).toBeInstanceOf(UpstreamUnavailableError);
+    expect((err as UpstreamUnavailableError).reason).toBe('timeout');
+  });
+
+  it('opens the circuit after repeated failures and then fails fast', async () => {
+    upstream.reply('/api/available-routes', { status: 502 });
+    const across = provider();
+    for (let i = 0; i < 3; i++) await failure(across.chains());
+    const calls = upstream.count('/api/available-routes');
+    expect(calls).toBe(6);
+    expect(((await failure(across.chains())) as UpstreamUnavailableError).reason).toBe('circuit_open');
+    expect(upstream.count('/api/available-routes')).toBe(calls);
+  });
+
+  describe('transferStatus', () => {
+    const deposit = '0x0e44727151684ef4cfe7744aad88007cf55b155a64f5f9047fb9d2fa53780967';
+    const fill = '0x0e7b85f1c49c4c89f3b381f12a24d6838be16a41021ab16645bae9dcd1278238';
+
+    it('filled → DONE with the deposit and fill transactions', async () => {
+      upstream.reply('/api/deposit/status', { json: fixture('deposit-status-filled.json') });
+      const answer = await provider().transferStatus({ txHash: deposit, fromChain: 'eip155:8453' });
+      expect(upstream.requests('/api/deposit/status')[0]?.query).toEqual({ depositTxnRef: deposit });
+      expect(answer).toEqual({
+        status: 'DONE',
+        substatus: 'filled',
+        bridge: 'across',
+        message: 'Filled on the destination chain',
+        fromTx: {
+          txHash: deposit,
+          txLink: `https://basescan.org/tx/${deposit}`,
+          chainId: 8453,
+          gasUsed: '0',
+          gasPrice: '0',
+          timestamp: 0,
+        },
+        toTx: {
+          txHash: fill,
+          txLink: `https://polygonscan.com/tx/${fill}`,
+          chainId: 137,
+          gasUsed: '0',
+          gasPrice: '0',
+          timestamp: 0,
+        },
+      });
+    });
+
+    it('pending → PENDING, expired and refunded → FAILED', async () => {
+      upstream.sequence('/api/deposit/status', [
+        { json: fixture('deposit-status-pending.json') },
+        { json: fixture('deposit-status-expired.json') },
+        { json: fixture('deposit-status-refunded.json') },
+      ]);
+      const across = provider();
+      const pending = await across.transferStatus({ txHash: deposit });
+      expect(pending).toMatchObject({ status: 'PENDING', substatus: 'pending' });
+      expect(pending?.toTx).toBeUndefined();
+      expect(await across.transferStatus({ txHash: deposit })).toMatchObject({
+        status: 'FAILED',
+        substatus: 'expired',
+      });
+      expect(await across.transferStatus({ txHash: deposit })).toMatchObject({
+        status: 'FAILED',
+        substatus: 'refunded',
+      });
+    });
+
+    it('404 means Across does not know the deposit', async () => {
+      upstream.reply('/api/deposit/status', { status: 404, json: fixture('deposit-status-not-found-404.json') });
+      expect(await provider().transferStatus({ txHash: deposit })).toBeNull();
+    });
+
+    it('a non-EVM source chain is not asked about', async () => {
+      expect(await provider().transferStatus({ txHash: 'abc', fromChain: 'solana:mainnet-beta' })).toBeNull();
+      expect(upstream.requests()).toHaveLength(0);
+    });
+  });
+});

@@ -1,0 +1,62 @@
+import { PublicKey } from '@solana/web3.js';
+import { bytesToHex, isAddress, keccak256, stringToBytes } from 'viem';
+import type { ChainFamily } from '../../../../platform/chains/registry.js';
+
+const BITCOIN_ADDRESS = /^(bc1[02-9ac-hj-np-z]{11,71}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/;
+
+/** Public key bytes of a Solana address, or undefined when it is not base58 of 32 bytes. */
+export function solanaKey(address: string): PublicKey | undefined {
+  try {
+    return new PublicKey(address);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `address` is a wallet address on a chain of `family`. Bitcoin addresses are only checked
+ * for shape (base58 or bech32 mainnet forms), which is enough for the sandbox to refuse nonsense.
+ */
+export function isFamilyAddress(family: ChainFamily, address: string): boolean {
+  switch (family) {
+    case 'evm':
+      return isAddress(address, { strict: false });
+    case 'solana':
+      return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address) && solanaKey(address) !== undefined;
+    case 'bitcoin':
+      return BITCOIN_ADDRESS.test(address);
+    default:
+      return false;
+  }
+}
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/** Base58 (Bitcoin alphabet) of arbitrary bytes, for Solana-style signatures. */
+export function base58(bytes: Uint8Array): string {
+  let n = 0n;
+  for (const b of bytes) n = (n << 8n) | BigInt(b);
+  let out = '';
+  while (n > 0n) {
+    out = BASE58[Number(n % 58n)] + out;
+    n /= 58n;
+  }
+  for (const b of bytes) {
+    if (b !== 0) break;
+    out = `1${out}`;
+  }
+  return out;
+}
+
+/** A transaction id in the format of the chain family, derived from a seed (sandbox fills only). */
+export function syntheticTxHash(family: ChainFamily, seed: string): string {
+  const first = keccak256(stringToBytes(seed), 'bytes');
+  switch (family) {
+    case 'solana':
+      return base58(new Uint8Array([...first, ...keccak256(first, 'bytes')]));
+    case 'bitcoin':
+      return bytesToHex(first).slice(2);
+    default:
+      return bytesToHex(first);
+  }
+}

@@ -1,0 +1,47 @@
+import type { BridgeStatusQuery, BridgeStatusQueryVariables } from '../../../generated/operations.js';
+import { defineRoute, partnerErrorSchema } from '../../../platform/http/rest-route.js';
+import { statusSchema } from './partners-bridge-schemas.js';
+
+type Data = BridgeStatusQuery;
+
+/**
+ * GET /partners/bridge/status?txHash=&bridge=: status of a transfer. 1 credit. `routeId` is a cipgate
+ * extension (optional): it links the transaction to the quoted route when the source chain cannot
+ * be read to link them.
+ */
+export const partnersBridgeStatus = defineRoute<Data, BridgeStatusQueryVariables>({
+  method: 'GET',
+  url: '/partners/bridge/status',
+  label: 'GET /partners/bridge/status',
+  schema: {
+    querystring: {
+      type: 'object',
+      required: ['txHash'],
+      properties: {
+        txHash: { type: 'string', minLength: 1, maxLength: 200 },
+        bridge: { type: 'string', maxLength: 64 },
+        routeId: { type: 'string', maxLength: 64 },
+      },
+    },
+    response: { 200: statusSchema, '4xx': partnerErrorSchema, '5xx': partnerErrorSchema },
+  },
+  operation: /* GraphQL */ `
+    query BridgeStatus($txHash: String!, $bridge: String, $routeId: ID) {
+      bridgeStatus(txHash: $txHash, bridge: $bridge, routeId: $routeId) {
+        status bridge progress message
+        fromTx { txHash txLink chainId gasUsed gasPrice timestamp }
+        toTx { txHash txLink chainId gasUsed gasPrice timestamp }
+      }
+    }
+  `,
+  variables: ({ query }) => {
+    const q = query as { txHash: string; bridge?: string; routeId?: string };
+    return { txHash: q.txHash, bridge: q.bridge || null, routeId: q.routeId || null };
+  },
+  respond: ({ bridgeStatus: s }) => ({
+    ...s,
+    // The spec's answer always has a toTx object: clients read its fields without checking. Before the
+    // destination transaction exists it is an empty one.
+    toTx: s.toTx ?? { txHash: '', txLink: '', chainId: 0, gasUsed: '0', gasPrice: '0', timestamp: 0 },
+  }),
+});

@@ -1,0 +1,46 @@
+import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { type RequestContext, requirePartner } from '../../platform/graphql/context.js';
+import { Price } from '../../platform/graphql/credits-directive.js';
+import { badInput, upstreamUnavailable } from '../../platform/graphql/errors.js';
+import { toIdentityResult, toProviderStatus } from './map.js';
+import { InvalidQueryError, ProvidersUnavailableError } from './search.js';
+import { IdentitySearchPage, NamingProviderStatus } from './types.js';
+
+@Resolver()
+export class IdentityResolver {
+  @Query(() => IdentitySearchPage, {
+    description:
+      'Finds names across naming services. A full name (`alice.eth`) is looked up by the service owning its suffix; ' +
+      'a bare label (`alice`) under every enabled service, plus names starting with it. Exact matches first, MNS ' +
+      'before other services, then by name. 1 credit; errors are free.',
+  })
+  @Price(1)
+  async identitySearch(
+    @Ctx() ctx: RequestContext,
+    @Arg('query', { description: 'A full name or a bare label, at most 255 characters.' }) query: string,
+    @Arg('page', () => Int, { defaultValue: 1, description: 'Page, from 1.' }) page: number,
+    @Arg('perPage', () => Int, { defaultValue: 10, description: 'Results per page, 1 to 50.' }) perPage: number,
+  ): Promise<IdentitySearchPage> {
+    requirePartner(ctx);
+    try {
+      const { hits, total, failed } = await ctx.services.identity.search({ query, page, perPage });
+      return {
+        results: hits.map(toIdentityResult),
+        pagination: { page, perPage, total, totalPages: Math.ceil(total / perPage) },
+        unavailableProviders: failed,
+      };
+    } catch (err) {
+      if (err instanceof InvalidQueryError) throw badInput(err.message);
+      if (err instanceof ProvidersUnavailableError) throw upstreamUnavailable(err.message);
+      throw err;
+    }
+  }
+
+  @Query(() => [NamingProviderStatus], {
+    description: 'The naming services identity search can consult, and why any of them is disabled. Free.',
+  })
+  @Price(0)
+  namingProviders(@Ctx() ctx: RequestContext): NamingProviderStatus[] {
+    return ctx.services.naming.all.map(toProviderStatus);
+  }
+}

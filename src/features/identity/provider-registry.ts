@@ -1,0 +1,79 @@
+import type { Address } from 'viem';
+import type { Config } from '../../platform/config.js';
+import { createBasenamesProvider } from './providers/basenames/index.js';
+import { createEnsProvider } from './providers/ens/provider.js';
+import { createSnsProvider } from './providers/sns/provider.js';
+import type { NamingProvider } from './providers/types.js';
+
+/**
+ * The naming providers of this process, in ranking order: the operator's own registry (MNS) first,
+ * then the others. Disabled providers stay in the list so suffix ownership and the providers listing
+ * still know about them; lookups skip them.
+ */
+export interface NamingProviders {
+  readonly all: readonly NamingProvider[];
+  /** Provider id whose results rank before every other provider's (the operator's own registry). */
+  readonly home: string | undefined;
+  enabled(): NamingProvider[];
+  byId(id: string): NamingProvider | undefined;
+  /** The provider owning a full name's suffix, longest suffix first (`.base.eth` before `.eth`). */
+  owning(name: string): NamingProvider | undefined;
+  /** The suffix a bare label gets when it is looked up under `provider`. */
+  suffixOf(provider: NamingProvider): string;
+}
+
+export function namingProviders(list: readonly NamingProvider[], home?: string): NamingProviders {
+  const ids = new Set<string>();
+  for (const p of list) {
+    if (ids.has(p.info.provider)) throw new Error(`naming provider "${p.info.provider}" is registered twice`);
+    ids.add(p.info.provider);
+    if (p.info.suffixes.length === 0) throw new Error(`naming provider "${p.info.provider}" owns no suffix`);
+  }
+  const bySuffix = list
+    .flatMap((provider) => provider.info.suffixes.map((suffix) => ({ suffix: suffix.toLowerCase(), provider })))
+    .sort((a, b) => b.suffix.length - a.suffix.length);
+  return {
+    all: list,
+    home,
+    enabled: () => list.filter((p) => p.status.enabled),
+    byId: (id) => list.find((p) => p.info.provider === id),
+    owning(name) {
+      const lower = name.toLowerCase();
+      return bySuffix.find(({ suffix }) => lower.endsWith(suffix) && lower.length > suffix.length)?.provider;
+    },
+    // Providers list their suffixes longest first; the first is the one their names are registered under.
+    suffixOf: (provider) => provider.info.suffixes[0] as string,
+  };
+}
+
+/**
+ * The providers configured by the environment. A provider whose upstream is not configured comes back
+ * disabled (with the reason), never faked. MNS reads the local database, so it is passed in built.
+ */
+export function namingProvidersFromConfig(config: Config, mns?: NamingProvider): NamingProviders {
+  const { naming } = config;
+  const list: NamingProvider[] = [];
+  if (mns) list.push(mns);
+  list.push(
+    createEnsProvider({
+      rpcUrl: naming.ensRpcUrl,
+      registryAddress: naming.ensRegistryAddress as Address | undefined,
+      baseRegistrarAddress: naming.ensBaseRegistrarAddress as Address | undefined,
+      timeoutMs: config.providerTimeoutMs,
+      maxBodyBytes: config.upstreamMaxBodyBytes,
+    }),
+    createBasenamesProvider({
+      rpcUrl: naming.baseRpcUrl,
+      registryAddress: naming.basenamesRegistryAddress as Address | undefined,
+      baseRegistrarAddress: naming.basenamesBaseRegistrarAddress as Address | undefined,
+      timeoutMs: config.providerTimeoutMs,
+      maxBodyBytes: config.upstreamMaxBodyBytes,
+    }),
+    createSnsProvider({
+      rpcUrl: naming.solanaRpcUrl,
+      timeoutMs: config.providerTimeoutMs,
+      maxBodyBytes: config.upstreamMaxBodyBytes,
+    }),
+  );
+  return namingProviders(list, mns?.info.provider);
+}

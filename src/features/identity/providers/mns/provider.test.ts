@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  ALICE,
+  ALICE_TESTNET,
+  BOB,
+  EXPIRED_OWNER,
+  importNamesFile,
+  longForm,
+  NAMES_FILE,
+  shortForm,
+} from '../../../../../test/fixtures/mns/index.js';
+import { createTestDatabase, type TestDatabase } from '../../../../../test/support/database.js';
+import { type Database, openDatabase } from '../../../../platform/db/orm.js';
+import { seedDemoNames } from '../../../resolution/registry/demo.js';
+import { countNames, findPrimaryNames } from '../../../resolution/registry/store.js';
+import { createMnsProvider, MNS_INFO } from './provider.js';
+
+describe('MNS naming provider', () => {
+  let database: TestDatabase;
+  let db: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = await openDatabase(database.url);
+    expect((await importNamesFile(database.url, NAMES_FILE)).code).toBe(0);
+  });
+  afterAll(async () => {
+    await db.close();
+    await database.drop();
+  });
+
+  it('describes MNS and is always enabled', () => {
+    const mns = createMnsProvider(db);
+    expect(mns.info).toBe(MNS_INFO);
+    expect(mns.info).toMatchObject({ provider: 'mns', source: 'mns', suffixes: ['.snow'], caip2Id: 'move-mvmt:126' });
+    expect(mns.status).toEqual({ enabled: true });
+  });
+
+  it('resolves forward and reverse, mainnet first, one network when asked', async () => {
+    const mns = createMnsProvider(db);
+    expect(await mns.resolve('alice.snow')).toBe(ALICE);
+    expect(await mns.resolve('bob.snow')).toBe(BOB);
+    expect(await mns.reverse(shortForm(ALICE))).toBe('alice.snow');
+    expect(await mns.reverse('not an address')).toBeNull();
+    const testnet = createMnsProvider(db, ['177']);
+    expect(await testnet.resolve('alice.snow')).toBe(ALICE_TESTNET);
+    expect(await testnet.reverse(ALICE)).toBeNull();
+  });
+
+  it('does not resolve expired names, nor strings that cannot be names', async () => {
+    const mns = createMnsProvider(db);
+    expect(await mns.resolve('old.snow')).toBeNull();
+    expect(await mns.records('old.snow')).toBeNull();
+    expect(await mns.reverse(EXPIRED_OWNER)).toBeNull();
+    expect(await mns.resolve('not a name')).toBeNull();
+    expect(() => mns.normalize('a b')).toThrow();
+    expect(mns.normalize('Alice')).toBe('alice.snow');
+  });
+
+  it('answers the full record with typed text records', async () => {
+    expect(await createMnsProvider(db).records('ALICE')).toEqual({
+      name: 'alice.snow',
+      ownerAddress: ALICE,
+      caip2Id: 'move-mvmt:126',
+      avatar: 'https://example.com/alice.png',
+      registeredAt: new Date('2025-01-02T03:04:05Z'),
+      expireAt: new Date('2099-01-02T03:04:05Z'),
+      multichainAddresses: [{ address: '0x000000000000000000000000000000000000dEaD', caip2Id: 'eip155:1' }],
+      txtRecords: [
+        { key: 'com.twitter', value: 'alice', type: 'social' },
+        { key: 'url', value: 'https://alice.example', type: 'url' },
+        { key: 'email', value: 'alice@example.com', type: 'email' },
+        { key: 'bio', value: 'fixture', type: 'text' },
+      ],
+    });
+  });
+
+  it('answers many names in one statement, in input order, as records() would', async () => {
+    const mns = createMnsProvider(db);
+    const asked = ['bob.snow', 'ALICE', 'old.snow', 'not a name', 'nobody.snow', 'alice.snow'];
+    const query = vi.spyOn(db, 'query');
+    let many: Awaited<ReturnType<NonNullable<typeof mns.recordsMany>>>;
+    try {
+      many = await (mns.recordsMany as NonNullable<typeof mns.recordsMany>)(asked);
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      query.mockRestore();
+    }
+    const one = await Promise.all(asked.map((name) => mns.records(name)));
+    expect(many).toEqual(one);
+    expect(many.map((r) => r?.name ?? null)).toEqual(['bob.snow', 'alice.snow', null, null, null, 'alice.snow']);
+    // alice.snow is on both networks: mainnet answers; bob.snow only on testnet.
+    expect(many[1]).toMatchObject({ caip2Id: 'move-mvmt:126', ownerAddress: ALICE });
+    expect(many[0]).toMatchObject({ caip2Id: 'move-mvmt:177', ownerAddress: BOB });
+    expect(await (mns.recordsMany as NonNullable<typeof mns.recordsMany>)([])).toEqual([]);
+  });
+
+  it('reads only the columns a reverse lookup answers with', async () => {
+    const [row] = await findPrimaryNames(db, '126', [longForm(ALICE)]);
+    expect(row).toEqual({ name: 'alice.snow', network: '126', owner: ALICE, ownerKey: longForm(ALICE) });
+  });
+
+  it('lists live names by prefix, in name order, once across networks', async () => {
+    const mns = createMnsProvider(db);
+    expect(await mns.candidates('ali', 10)).toEqual(['alice.snow']);
+    expect(await mns.candidates('o', 10)).toEqual([]);
+    expect(await mns.candidates('pay.', 10)).toEqual(['pay.alice.snow']);
+    expect(await mns.candidates('', 10)).toEqual([]);
+    const all = await mns.candidates('a', 100);
+    expect(all).toEqual([...all].sort());
+    expect(await mns.candidates('e', 1)).toEqual(['evm.snow']);
+  });
+
+  it('seeds the labelled demo names into an empty registry only', async () => {
+    const empty = await createTestDatabase();
+    const fresh = await openDatabase(empty.url);
+    try {
+      const seeded = await seedDemoNames(fresh);
+      expect(seeded).toBeGreaterThan(0);
+      expect(await countNames(fresh)).toBe(seeded);
+      const record = await createMnsProvider(fresh).records('alice.snow');
+      expect(record?.txtRecords).toContainEqual(
+        expect.objectContaining({ key: 'description', value: expect.stringMatching(/sandbox demo/i) }),
+      );
+      expect(await seedDemoNames(fresh)).toBe(0);
+      expect(await seedDemoNames(db)).toBe(0);
+    } finally {
+      await fresh.close();
+      await empty.drop();
+    }
+  });
+});

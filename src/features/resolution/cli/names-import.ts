@@ -1,0 +1,40 @@
+import { access } from 'node:fs/promises';
+import { type AdminCommand, intFlag, UsageError } from '../../../platform/cli/command.js';
+import { importNames, readLines } from '../registry/import.js';
+
+// Rejected lines listed in text mode before the rest are only counted; --json lists them all.
+const SHOWN_ERRORS = 50;
+
+export const namesImport: AdminCommand = {
+  name: 'names:import',
+  usage: 'names:import <file.jsonl> [--batch-size <n>] [--json]',
+  summary:
+    'Upsert MNS names from JSON Lines (one name per line, see src/registry/mns/import.ts); bad lines are reported by number and skipped, and make the exit code 1',
+  async run(args, io) {
+    const [file, ...extra] = args.positional;
+    if (!file || extra.length) throw new UsageError('give exactly one JSON Lines file');
+    const batchSize = intFlag(args, 'batch-size', { min: 1 }) ?? 1000;
+    if (batchSize > 5000) throw new UsageError('--batch-size must be at most 5000');
+    try {
+      await access(file);
+    } catch {
+      throw new UsageError(`cannot read "${file}"`);
+    }
+    const started = performance.now();
+    const summary = await importNames(io.db, readLines(file), { batchSize });
+    const seconds = (performance.now() - started) / 1000;
+    if (io.json) {
+      io.out(JSON.stringify({ file, ...summary, seconds: Number(seconds.toFixed(3)) }));
+    } else {
+      for (const e of summary.errors.slice(0, SHOWN_ERRORS)) io.out(`line ${e.line}: ${e.message}`);
+      if (summary.errors.length > SHOWN_ERRORS)
+        io.out(`… and ${summary.errors.length - SHOWN_ERRORS} more rejected lines (use --json to list all)`);
+      io.out(
+        `Imported ${summary.imported} of ${summary.lines} names from ${file} in ${seconds.toFixed(1)} s` +
+          (summary.rejected ? `; ${summary.rejected} lines rejected.` : '.'),
+      );
+    }
+    // A partial import must not look like a clean one to a script checking the exit code.
+    if (summary.rejected) throw new Error(`${summary.rejected} of ${summary.lines} lines were rejected`);
+  },
+};

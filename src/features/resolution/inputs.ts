@@ -1,0 +1,39 @@
+import { badInput } from '../../platform/graphql/errors.js';
+import { ADDRESS_RULE, normalizeMoveAddress } from './registry/address.js';
+import { InvalidNameError, normalizeMnsName } from './registry/name.js';
+import { InvalidNetworkError, type MnsNetwork, networksOf } from './registry/networks.js';
+
+/** Most addresses or names one batch call takes (the REST schemas enforce the same number). */
+export const MAX_BATCH = 1000;
+
+/** Networks of a CAIP-2 argument, mainnet first; a bad id is a BAD_USER_INPUT error. */
+export function networksArg(caip2Id: string | null | undefined): readonly MnsNetwork[] {
+  try {
+    return networksOf(caip2Id ?? 'move-mvmt:*');
+  } catch (err) {
+    if (err instanceof InvalidNetworkError) throw badInput(err.message, { argument: 'caip2Id' });
+    throw err;
+  }
+}
+
+export function nameArg(name: string, argument = 'name'): string {
+  try {
+    return normalizeMnsName(name);
+  } catch (err) {
+    if (err instanceof InvalidNameError) throw badInput(`Invalid name "${name}": ${err.message}`, { argument });
+    throw err;
+  }
+}
+
+export function addressArg(address: string, argument = 'address'): string {
+  const key = normalizeMoveAddress(address);
+  if (!key) throw badInput(`Invalid address "${address}": expected ${ADDRESS_RULE}`, { argument });
+  return key;
+}
+
+export function batchArg<T>(items: readonly T[], argument: string): readonly T[] {
+  if (items.length > MAX_BATCH) {
+    throw badInput(`At most ${MAX_BATCH} ${argument} per request, got ${items.length}`, { argument });
+  }
+  return items;
+}

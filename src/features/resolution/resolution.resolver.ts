@@ -1,0 +1,134 @@
+import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../platform/graphql/context.js';
+import { Price } from '../../platform/graphql/credits-directive.js';
+import { notFound } from '../../platform/graphql/errors.js';
+import { addressArg, batchArg, nameArg, networksArg } from './inputs.js';
+import { loaderKey, loadFirst, resolutionLoaders } from './loaders.js';
+import { caip2IdOf } from './registry/networks.js';
+import type { MnsName, MnsPrimaryName } from './registry/store.js';
+import { type MetadataEntry, NameMetadata, NameOwner, PrimaryName, SubName } from './types.js';
+
+const toOwner = (row: MnsName): NameOwner =>
+  Object.assign(new NameOwner(), {
+    name: row.name,
+    caip2Id: caip2IdOf(row.network),
+    owner: row.owner,
+    resolverAddress: row.resolverAddress,
+    network: row.network,
+  });
+
+const toPrimary = (address: string, row: MnsPrimaryName): PrimaryName => ({
+  address,
+  name: row.name,
+  owner: row.owner,
+  caip2Id: caip2IdOf(row.network),
+});
+
+/**
+ * Public name resolution over the MNS registry. Free. Every lookup goes through the request's
+ * DataLoaders, so a batch of any size (and any number of aliased fields) costs one query per network.
+ */
+@Resolver()
+export class ResolutionResolver {
+  @Query(() => NameOwner, {
+    nullable: true,
+    description:
+      'The address a name resolves to. A bare label means <label>.snow; caip2Id is move-mvmt:126|177|mainnet|testnet|*. NOT_FOUND when the name is not registered or has expired.',
+  })
+  @Price(0)
+  async nameOwner(
+    @Arg('name') name: string,
+    @Arg('caip2Id') caip2Id: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<NameOwner> {
+    const networks = networksArg(caip2Id);
+    const normalized = nameArg(name);
+    const row = await loadFirst(resolutionLoaders(ctx).names, networks, normalized);
+    if (!row) throw notFound(`Name ${normalized} not found on ${caip2Id}`);
+    return toOwner(row);
+  }
+
+  @Query(() => [NameOwner], {
+    nullable: 'items',
+    description: `Owners of up to 1000 names, in input order; null where a name is not registered or has expired.`,
+  })
+  @Price(0)
+  async nameOwners(
+    @Arg('names', () => [String]) names: string[],
+    @Arg('caip2Id') caip2Id: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<(NameOwner | null)[]> {
+    const networks = networksArg(caip2Id);
+    const normalized = batchArg(names, 'names').map((n, i) => nameArg(n, `names[${i}]`));
+    const loader = resolutionLoaders(ctx).names;
+    const rows = await Promise.all(normalized.map((n) => loadFirst(loader, networks, n)));
+    return rows.map((row) => (row ? toOwner(row) : null));
+  }
+
+  @Query(() => PrimaryName, {
+    nullable: true,
+    description:
+      'The primary name of an address (matched case-insensitively, leading zeros optional). NOT_FOUND when it has none.',
+  })
+  @Price(0)
+  async primaryName(
+    @Arg('address') address: string,
+    @Arg('caip2Id') caip2Id: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<PrimaryName> {
+    const networks = networksArg(caip2Id);
+    const row = await loadFirst(resolutionLoaders(ctx).primaryNames, networks, addressArg(address));
+    if (!row) throw notFound(`No primary name for ${address} on ${caip2Id}`);
+    return toPrimary(address, row);
+  }
+
+  @Query(() => [PrimaryName], {
+    description:
+      'Primary names of up to 1000 addresses, each answer carrying the address exactly as asked; addresses without a primary name are left out. No caip2Id means every network.',
+  })
+  @Price(0)
+  async primaryNames(
+    @Arg('addresses', () => [String]) addresses: string[],
+    @Arg('caip2Id', () => String, { nullable: true }) caip2Id: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<PrimaryName[]> {
+    const networks = networksArg(caip2Id);
+    const keys = batchArg(addresses, 'addresses').map((a, i) => addressArg(a, `addresses[${i}]`));
+    const loader = resolutionLoaders(ctx).primaryNames;
+    const rows = await Promise.all(keys.map((k) => loadFirst(loader, networks, k)));
+    return rows.flatMap((row, i) => (row ? [toPrimary(addresses[i] as string, row)] : []));
+  }
+
+  @Query(() => NameMetadata, {
+    nullable: true,
+    description:
+      'Text records of a name (its avatar included as an "avatar" record). No caip2Id means every network, mainnet first. NOT_FOUND when the name is not registered or has expired.',
+  })
+  @Price(0)
+  async nameMetadata(
+    @Arg('name') name: string,
+    @Arg('caip2Id', () => String, { nullable: true }) caip2Id: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<NameMetadata> {
+    const networks = networksArg(caip2Id);
+    const normalized = nameArg(name);
+    const row = await loadFirst(resolutionLoaders(ctx).names, networks, normalized);
+    if (!row) throw notFound(`Name ${normalized} not found`);
+    const metadata: MetadataEntry[] = row.txtRecords.map((r) => ({ key: r.key, value: r.value, type: r.type }));
+    // MNS keeps the avatar beside the text records; ENS-minded clients look for it among them.
+    if (row.avatar && !metadata.some((m) => m.key === 'avatar'))
+      metadata.push({ key: 'avatar', value: row.avatar, type: 'url' });
+    return { name: row.name, caip2Id: caip2IdOf(row.network), metadata };
+  }
+}
+
+@Resolver(() => NameOwner)
+export class NameOwnerResolver {
+  @FieldResolver(() => [SubName], {
+    description: 'Live sub-names directly under the name on the same network, by name (at most 100).',
+  })
+  async subNames(@Root() owner: NameOwner, @Ctx() ctx: RequestContext): Promise<SubName[]> {
+    const subs = await resolutionLoaders(ctx).subNames.load(loaderKey(owner.network, owner.name));
+    return subs.map((s) => ({ name: s.name, address: s.owner }));
+  }
+}

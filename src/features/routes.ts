@@ -1,0 +1,29 @@
+import type { RestRoute } from '../platform/http/rest-route.js';
+import { partnersStats } from './accounts/routes/partners-stats.js';
+import { partnersBridgeChains } from './bridge/routes/partners-bridge-chains.js';
+import { partnersBridgeQuote } from './bridge/routes/partners-bridge-quote.js';
+import { partnersBridgeStatus } from './bridge/routes/partners-bridge-status.js';
+import { partnersBridgeTokens } from './bridge/routes/partners-bridge-tokens.js';
+import { partnersIdentitySearch } from './identity/routes/partners-identity-search.js';
+import { publicIdentityAddress } from './resolution/routes/public-identity-address.js';
+import { publicIdentityAddresses, publicIdentityAddressesSpec } from './resolution/routes/public-identity-addresses.js';
+import { publicIdentityMetadata } from './resolution/routes/public-identity-metadata.js';
+import { publicIdentityName } from './resolution/routes/public-identity-name.js';
+import { publicIdentityNames } from './resolution/routes/public-identity-names.js';
+
+/** The REST route table: every documented path and the GraphQL operation behind it. */
+// biome-ignore lint/suspicious/noExplicitAny: routes differ in their data types
+export const restRoutes: RestRoute<any>[] = [
+  partnersStats,
+  partnersBridgeChains,
+  partnersBridgeTokens,
+  partnersBridgeQuote,
+  partnersBridgeStatus,
+  partnersIdentitySearch,
+  publicIdentityAddress,
+  publicIdentityName,
+  publicIdentityNames,
+  publicIdentityMetadata,
+  publicIdentityAddressesSpec,
+  publicIdentityAddresses,
+];

@@ -1,0 +1,104 @@
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** A quote request; the same parameters as GET /partners/bridge/quote. */
+export type BridgeQuoteInput = {
+  /** Source wallet address. */
+  fromAddress: string;
+  /** Amount in the source token's smallest unit, a decimal integer string. */
+  fromAmount: string;
+  /** Source CAIP-2 id. */
+  fromChain: string;
+  /** Source token address. */
+  fromToken: string;
+  /** Tolerance as a fraction in (0, 0.5]; default 0.03. */
+  slippage?: number | null | undefined;
+  /** Destination wallet; defaults to fromAddress when both chains share an address format. */
+  toAddress?: string | null | undefined;
+  /** Destination CAIP-2 id. */
+  toChain: string;
+  /** Destination token address. */
+  toToken: string;
+};
+
+export type PartnerStatsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PartnerStatsQuery = { stats: { email: string, name: string, creditBalance: number, creditUsage: number } };
+
+export type BridgeChainsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type BridgeChainsQuery = { bridgeChains: Array<{ caip2Id: string, name: string, nativeToken: string, logoURI: string, isBridgeSupported: boolean }> };
+
+export type BridgeQuoteQueryVariables = Exact<{
+  input: BridgeQuoteInput;
+}>;
+
+
+export type BridgeQuoteQuery = { bridgeQuote: Array<{ id: string, fromChain: string, toChain: string, fromToken: string, toToken: string, fromAmount: string, toAmount: string, toAmountMin: string, gasCostUSD: string, feeCostUSD: string, fromAmountUSD: string, toAmountUSD: string, bridgeProvider: string, estimatedTimeSeconds: number, transactionData: { from: string, to: string, data: string, value: string, gasLimit: string, gasPrice: string, chainId: number } }> };
+
+export type BridgeStatusQueryVariables = Exact<{
+  txHash: string;
+  bridge?: string | null | undefined;
+  routeId?: string | number | null | undefined;
+}>;
+
+
+export type BridgeStatusQuery = { bridgeStatus: { status: string, bridge: string, progress: number, message: string, fromTx: { txHash: string, txLink: string, chainId: number, gasUsed: string, gasPrice: string, timestamp: number }, toTx: { txHash: string, txLink: string, chainId: number, gasUsed: string, gasPrice: string, timestamp: number } | null } };
+
+export type BridgeTokensQueryVariables = Exact<{
+  caip2Id: string;
+}>;
+
+
+export type BridgeTokensQuery = { bridgeTokens: { caip2Id: string, tokens: Array<{ address: string, symbol: string, name: string, decimals: number, logoURI: string, priceUSD: string | null }> } };
+
+export type IdentitySearchQueryVariables = Exact<{
+  query: string;
+  page: number;
+  perPage: number;
+}>;
+
+
+export type IdentitySearchQuery = { identitySearch: { results: Array<{ name: string, ownerAddress: string | null, source: string, provider: string, providerName: string, caip2Id: string, avatar: string | null, logoURI: string, url: string, expireAt: string | null, registeredAt: string | null, multichainAddresses: Array<{ address: string, caip2Id: string, chainName: string | null, symbol: string | null }>, txtRecords: Array<{ key: string, value: string, type: string }> }>, pagination: { page: number, perPage: number, total: number, totalPages: number } } };
+
+export type PublicIdentityAddressQueryVariables = Exact<{
+  name: string;
+  caip2Id: string;
+}>;
+
+
+export type PublicIdentityAddressQuery = { nameOwner: { owner: string, resolverAddress: string | null, caip2Id: string, subNames: Array<{ name: string, address: string }> } | null };
+
+export type PublicIdentityAddressesQueryVariables = Exact<{
+  names: Array<string> | string;
+  caip2Id: string;
+}>;
+
+
+export type PublicIdentityAddressesQuery = { nameOwners: Array<{ owner: string, resolverAddress: string | null } | null> };
+
+export type PublicIdentityMetadataQueryVariables = Exact<{
+  name: string;
+}>;
+
+
+export type PublicIdentityMetadataQuery = { nameMetadata: { metadata: Array<{ key: string, value: string }> } | null };
+
+export type PublicIdentityNameQueryVariables = Exact<{
+  address: string;
+  caip2Id: string;
+}>;
+
+
+export type PublicIdentityNameQuery = { primaryName: { name: string, owner: string } | null };
+
+export type PublicIdentityNamesQueryVariables = Exact<{
+  addresses: Array<string> | string;
+  caip2Id?: string | null | undefined;
+}>;
+
+
+export type PublicIdentityNamesQuery = { primaryNames: Array<{ address: string, name: string, owner: string }> };

@@ -1,0 +1,314 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Query, Resolver } from 'type-graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { createPartner, subgraphs } from '../../../test/support/features.js';
+import { withMetered } from '../../../test/support/paid-subgraph.js';
+import { UnpricedFieldError } from '../gateway/prices.js';
+import { buildSupergraph } from '../gateway/supergraph.js';
+
+@Resolver()
+class UnpricedResolver {
+  @Query(() => String)
+  forgotten(): string {
+    return 'free by mistake';
+  }
+}
+
+describe('prices fail closed', () => {
+  it('a root field without @credits stops composition, naming the field', () => {
+    expect(() => buildSupergraph([...subgraphs, { name: 'careless', resolvers: [UnpricedResolver] }])).toThrow(
+      UnpricedFieldError,
+    );
+    expect(() => buildSupergraph([...subgraphs, { name: 'careless', resolvers: [UnpricedResolver] }])).toThrow(
+      /Query\.forgotten/,
+    );
+  });
+});
+
+describe('exactly one charge per delivered answer', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({}, undefined, { subgraphs: withMetered() });
+  });
+  afterAll(() => app.stop());
+
+  const gql = (apiKey: string, query: string, headers: Record<string, string> = {}) =>
+    app.http.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey, ...headers },
+      payload: { query },
+    });
+  /** Balance, usage, holds and ledger of a partner once its settlements in flight are done. */
+  const books = async (id: string) => {
+    await app.services.ledger.whenSettled(id);
+    const [p] = await app.services.db.query<Record<string, number | string>>(
+      'select credit_balance, credit_usage, credit_reserved from partner where id = ?',
+      [id],
+    );
+    const rows = await app.services.db.query<{ kind: string; credits: number | string }>(
+      'select kind, credits from ledger_entry where partner_id = ?',
+      [id],
+    );
+    const sum = (kind: string) => rows.filter((r) => r.kind === kind).reduce((n, r) => n + Number(r.credits), 0);
+    const balance = Number(p?.credit_balance);
+    const usage = Number(p?.credit_usage);
+    // The invariant, checked every time the books are read.
+    expect(balance + usage).toBe(sum('grant'));
+    expect(usage).toBe(sum('charge'));
+    return {
+      balance,
+      usage,
+      reserved: Number(p?.credit_reserved),
+      charges: rows.filter((r) => r.kind === 'charge').length,
+    };
+  };
+
+  it('charges a field merged under one response key once', async () => {
+    const { id, apiKey } = await app.partner(1);
+    const res = await gql(apiKey, '{ meteredEcho(text: "x") }');
+    expect(res.statusCode).toBe(200);
+    const merged = await gql(apiKey, '{ meteredEcho(text: "x") meteredEcho(text: "x") }');
+    // The first call spent the only credit: a merged repeat must ask for 1, not 2, and be refused for 1.
+    expect(merged.json().errors[0].extensions).toMatchObject({ code: 'INSUFFICIENT_CREDITS', required: 1 });
+    expect(await books(id)).toMatchObject({ balance: 0, usage: 1, reserved: 0, charges: 1 });
+  });
+
+  it('charges a fragment spread three times once, and a merged field on a balance of 1', async () => {
+    const { id, apiKey } = await app.partner(3);
+    const spread = await gql(apiKey, '{ ...F ...F ...F } fragment F on Query { meteredTwo }');
+    expect(spread.json()).toEqual({ data: { meteredTwo: 2 } });
+    expect(await books(id)).toMatchObject({ balance: 1, usage: 2, charges: 1 });
+    const merged = await gql(apiKey, '{ meteredEcho(text: "m") ... on Query { meteredEcho(text: "m") } }');
+    expect(merged.json()).toEqual({ data: { meteredEcho: 'm' } });
+    expect(await books(id)).toMatchObject({ balance: 0, usage: 3, charges: 2 });
+  });
+
+  it('does not charge a field skipped by @skip/@include', async () => {
+    const { id, apiKey } = await app.partner(5);
+    const res = await app.http.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      payload: {
+        query: 'query ($no: Boolean!) { meteredTwo @include(if: $no) meteredEcho(text: "s") @skip(if: $no) }',
+        variables: { no: false },
+      },
+    });
+    expect(res.json()).toEqual({ data: { meteredEcho: 's' } });
+    expect(await books(id)).toMatchObject({ balance: 4, usage: 1 });
+  });
+
+  it('charges the sandbox example once: { bridgeChains { name } bridgeChains { caip2Id } }', async () => {
+    const { partner, key } = await createPartner(app.services.db, {
+      name: 'Sandbox',
+      email: `sbx-${Date.now()}@example.com`,
+      credits: 1,
+      sandbox: true,
+    });
+    const res = await gql(key.apiKey, '{ bridgeChains { name } bridgeChains { caip2Id } }');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.bridgeChains.length).toBeGreaterThan(0);
+    expect(await books(partner.id)).toMatchObject({ balance: 0, usage: 1 });
+  });
+
+  it('refuses HEAD on a paid REST route with 405 and charges nothing; HEAD on a free route works', async () => {
+    const { id, apiKey } = await app.partner(5);
+    for (const url of ['/partners/bridge/chains', '/partners/cip/identity/search?query=alice']) {
+      const head = await app.http.inject({ method: 'HEAD', url, headers: { 'x-api-key': apiKey } });
+      expect(head.statusCode).toBe(405);
+      expect(head.headers.allow).toBe('GET');
+    }
+    const stats = await app.http.inject({ method: 'HEAD', url: '/partners/stats', headers: { 'x-api-key': apiKey } });
+    expect(stats.statusCode).toBe(200);
+    const graphqlHead = await app.http.inject({
+      method: 'HEAD',
+      url: '/graphql?query=%7BmeteredTwo%7D',
+      headers: { 'x-api-key': apiKey, 'apollo-require-preflight': 'true' },
+    });
+    expect(graphqlHead.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await books(id)).toMatchObject({ balance: 5, usage: 0, reserved: 0 });
+  });
+
+  it('does not charge a client that hangs up before the answer is written', async () => {
+    const { id, apiKey } = await app.partner(10);
+    await app.http.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.http.server.address() as AddressInfo;
+    const body = JSON.stringify({ query: '{ meteredSlow(ms: 400) }' });
+    const abandoned = Array.from(
+      { length: 3 },
+      () =>
+        new Promise<void>((resolve) => {
+          const req = httpRequest(
+            {
+              host: '127.0.0.1',
+              port,
+              path: '/graphql',
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+            },
+            () => resolve(),
+          );
+          req.on('error', () => resolve());
+          req.end(body);
+          setTimeout(() => {
+            req.destroy();
+            resolve();
+          }, 100);
+        }),
+    );
+    await Promise.all(abandoned);
+    // The resolvers finish after the hang-ups; wait for them and their settlements.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await books(id)).toMatchObject({ balance: 10, usage: 0, reserved: 0, charges: 0 });
+    // The same call, waited for, is charged.
+    const answered = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body,
+    });
+    expect(await answered.json()).toEqual({ data: { meteredSlow: 'slow' } });
+    expect(await books(id)).toMatchObject({ balance: 9, usage: 1, reserved: 0, charges: 1 });
+  });
+
+  it('retries a settlement the database refused, and charges exactly once', async () => {
+    const { id, apiKey } = await app.partner(10);
+    const ledger = app.services.ledger;
+    const real = ledger.settle.bind(ledger);
+    let calls = 0;
+    ledger.settle = async (...args: Parameters<typeof real>) => {
+      calls += 1;
+      if (calls === 1) throw Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
+      return real(...args);
+    };
+    try {
+      const res = await gql(apiKey, '{ meteredTwo }');
+      expect(res.json()).toEqual({ data: { meteredTwo: 2 } });
+      expect(await books(id)).toMatchObject({ balance: 8, usage: 2, reserved: 0, charges: 1 });
+      expect(calls).toBe(2);
+    } finally {
+      ledger.settle = real;
+    }
+  });
+
+  it('does not charge twice when a settlement committed but its reply was lost', async () => {
+    const { id, apiKey } = await app.partner(10);
+    const ledger = app.services.ledger;
+    const real = ledger.settle.bind(ledger);
+    let calls = 0;
+    ledger.settle = async (...args: Parameters<typeof real>) => {
+      calls += 1;
+      const charged = await real(...args);
+      if (calls === 1) throw new Error('Connection terminated unexpectedly');
+      return charged;
+    };
+    try {
+      expect((await gql(apiKey, '{ meteredTwo meteredEcho(text: "l") }')).statusCode).toBe(200);
+      expect(await books(id)).toMatchObject({ balance: 7, usage: 3, reserved: 0, charges: 2 });
+      expect(calls).toBe(2);
+    } finally {
+      ledger.settle = real;
+    }
+  });
+});
+
+describe('Idempotency-Key', () => {
+  let app: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({}, undefined, { subgraphs: withMetered() });
+    // A second process on the same database: records must hold across processes.
+    second = await startTestApp({}, app.database, { subgraphs: withMetered() });
+  });
+  afterAll(async () => {
+    await second.stop();
+    await app.stop();
+  });
+
+  const gql = (target: TestApp, apiKey: string, query: string, key?: string) =>
+    target.http.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': apiKey,
+        ...(key === undefined ? {} : { 'idempotency-key': key }),
+      },
+      payload: { query },
+    });
+  const usage = async (target: TestApp, id: string) => {
+    await target.services.ledger.whenSettled(id);
+    const [p] = await target.services.db.query<Record<string, number | string>>(
+      'select credit_balance, credit_usage, credit_reserved from partner where id = ?',
+      [id],
+    );
+    return { balance: Number(p?.credit_balance), usage: Number(p?.credit_usage), reserved: Number(p?.credit_reserved) };
+  };
+
+  it('answers a retry with the stored answer and charges once, in any process', async () => {
+    const { id, apiKey } = await app.partner(10);
+    const first = await gql(app, apiKey, '{ meteredTwo meteredEcho(text: "i") }', 'order-1');
+    expect(first.statusCode).toBe(200);
+    const again = await gql(app, apiKey, '{ meteredTwo meteredEcho(text: "i") }', 'order-1');
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toBe(first.body);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    const elsewhere = await gql(second, apiKey, '{ meteredTwo meteredEcho(text: "i") }', 'order-1');
+    expect(elsewhere.body).toBe(first.body);
+    expect(await usage(app, id)).toEqual({ balance: 7, usage: 3, reserved: 0 });
+  });
+
+  it('refuses the same key with other parameters with a free 400', async () => {
+    const { id, apiKey } = await app.partner(10);
+    expect((await gql(app, apiKey, '{ meteredTwo }', 'k-2')).statusCode).toBe(200);
+    const other = await gql(app, apiKey, '{ meteredEcho(text: "different") }', 'k-2');
+    expect(other.statusCode).toBe(400);
+    expect(JSON.stringify(other.json())).toMatch(/Idempotency-Key was already used with other parameters/);
+    expect(await usage(app, id)).toEqual({ balance: 8, usage: 2, reserved: 0 });
+  });
+
+  it('stores no failure: a retry after an unanswered or failed call runs again', async () => {
+    const { id, apiKey } = await app.partner(10);
+    const failed = await gql(app, apiKey, '{ meteredFails }', 'k-3');
+    expect(failed.json().errors[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
+    const refused = await gql(app, apiKey, '{ meteredFails }', 'k-3');
+    expect(refused.headers['idempotent-replayed']).toBeUndefined();
+    expect(await usage(app, id)).toEqual({ balance: 10, usage: 0, reserved: 0 });
+  });
+
+  it('keeps keys per partner, validates them, and works on REST paths', async () => {
+    const a = await app.partner(10);
+    const b = await app.partner(10);
+    expect((await gql(app, a.apiKey, '{ meteredTwo }', 'shared')).statusCode).toBe(200);
+    const other = await gql(app, b.apiKey, '{ meteredEcho(text: "b") }', 'shared');
+    expect(other.json()).toEqual({ data: { meteredEcho: 'b' } });
+    const bad = await gql(app, a.apiKey, '{ meteredTwo }', 'x'.repeat(256));
+    expect(bad.statusCode).toBe(400);
+    const rest = () =>
+      app.http.inject({
+        method: 'GET',
+        url: '/partners/stats',
+        headers: { 'x-api-key': a.apiKey, 'idempotency-key': 'stats-1' },
+      });
+    const s1 = await rest();
+    const s2 = await rest();
+    expect(s2.body).toBe(s1.body);
+    expect(s2.headers['idempotent-replayed']).toBe('true');
+    expect(await usage(app, a.id)).toEqual({ balance: 8, usage: 2, reserved: 0 });
+    expect(await usage(app, b.id)).toEqual({ balance: 9, usage: 1, reserved: 0 });
+  });
+
+  it('lets only one of two concurrent requests with one key run', async () => {
+    const { id, apiKey } = await app.partner(10);
+    const [x, y] = await Promise.all([
+      gql(app, apiKey, '{ meteredSlow(ms: 200) }', 'race'),
+      gql(second, apiKey, '{ meteredSlow(ms: 200) }', 'race'),
+    ]);
+    const statuses = [x.statusCode, y.statusCode].sort();
+    expect(statuses).toEqual([200, 409]);
+    await second.services.ledger.whenSettled(id);
+    expect(await usage(app, id)).toEqual({ balance: 9, usage: 1, reserved: 0 });
+  });
+});

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { withMetered } from '../../../test/support/paid-subgraph.js';
+import { httpStatusOfResult } from './errors.js';
+
+type Body = { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: { code?: string } }[] };
+
+describe('HTTP statuses on /graphql', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({}, undefined, { subgraphs: withMetered() });
+  });
+  afterAll(() => app.stop());
+
+  const post = (payload: Record<string, unknown>, apiKey?: string) =>
+    app.http.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
+      payload,
+    });
+  const stats = async (apiKey: string) =>
+    (await app.http.inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': apiKey } })).json();
+  const expectError = (res: { statusCode: number; json(): unknown }, status: number, code: string) => {
+    const body = res.json() as Body;
+    expect({ status: res.statusCode, code: body.errors?.[0]?.extensions?.code }).toEqual({ status, code });
+    return body;
+  };
+
+  it('answers 401 for a paid field without a key', async () => {
+    const body = expectError(await post({ query: '{ meteredTwo }' }), 401, 'UNAUTHENTICATED');
+    expect(body.data).toBeUndefined();
+  });
+
+  it('answers 400 for insufficient credits, and charges nothing', async () => {
+    const { apiKey } = await app.partner(1);
+    expectError(await post({ query: '{ meteredTwo }' }, apiKey), 400, 'INSUFFICIENT_CREDITS');
+    expect(await stats(apiKey)).toMatchObject({ creditBalance: 1, creditUsage: 0 });
+  });
+
+  it('answers 400 for operations it cannot run', async () => {
+    const twoOps = 'query A { namingProviders { provider } } query B { bridgeProviders { name } }';
+    const cases: [Record<string, unknown>, string][] = [
+      [{ query: 'mutation { meteredTwo }' }, 'GRAPHQL_VALIDATION_FAILED'],
+      [{ query: 'subscription { meteredTwo }' }, 'GRAPHQL_VALIDATION_FAILED'],
+      [{ query: twoOps }, 'OPERATION_RESOLUTION_FAILURE'],
+      [{ query: twoOps, operationName: 'C' }, 'OPERATION_RESOLUTION_FAILURE'],
+      [{ query: twoOps, operationName: '' }, 'OPERATION_RESOLUTION_FAILURE'],
+      [{ query: '{ namingProviders { provider }' }, 'GRAPHQL_PARSE_FAILED'],
+      [{ query: '{ nope }' }, 'GRAPHQL_VALIDATION_FAILED'],
+      [
+        { query: 'query Q($n: Int!) { identitySearch(query: "a", perPage: $n) { pagination { total } } }' },
+        'BAD_USER_INPUT',
+      ],
+      [{}, 'BAD_REQUEST'],
+    ];
+    const { apiKey } = await app.partner(10);
+    for (const [payload, code] of cases) {
+      const res = await post(payload, apiKey);
+      expect({ payload, status: res.statusCode, code: (res.json() as Body).errors?.[0]?.extensions?.code }).toEqual({
+        payload,
+        status: 400,
+        code,
+      });
+    }
+    expect(await stats(apiKey)).toMatchObject({ creditBalance: 10, creditUsage: 0 });
+  });
+
+  it('keeps the 200 Apollo gives an unknown persisted query hash, so clients send the query', async () => {
+    const res = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } });
+    expect(res.statusCode).toBe(200);
+    expect((res.json() as Body).errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+  });
+
+  it('runs the named one of several operations', async () => {
+    const twoOps = 'query A { namingProviders { provider } } query B { bridgeProviders { name } }';
+    const res = await post({ query: twoOps, operationName: 'B' });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys((res.json() as Body).data ?? {})).toEqual(['bridgeProviders']);
+  });
+
+  it('answers 503 when the whole operation failed on an unavailable upstream, 200 for partial results', async () => {
+    const { apiKey } = await app.partner(20);
+    expectError(await post({ query: '{ meteredFails }' }, apiKey), 503, 'UPSTREAM_UNAVAILABLE');
+    expectError(await post({ query: '{ a: meteredFails b: meteredFails }' }, apiKey), 503, 'UPSTREAM_UNAVAILABLE');
+    const partial = await post({ query: '{ meteredTwo meteredFails }' }, apiKey);
+    expect(partial.statusCode).toBe(200);
+    expect((partial.json() as Body).data).toEqual({ meteredTwo: 2, meteredFails: null });
+    // Only the answered field is charged, and only for the 200.
+    expect(await stats(apiKey)).toMatchObject({ creditBalance: 18, creditUsage: 2 });
+  });
+
+  it('keeps a field error that is not an outage a 200 with data, and a bug a 500', async () => {
+    const { apiKey } = await app.partner(10);
+    const input = await post({ query: '{ meteredFails(how: "input") }' }, apiKey);
+    expect(input.statusCode).toBe(200);
+    expect((input.json() as Body).errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const bug = await post({ query: '{ meteredBug }' }, apiKey);
+    expect(bug.statusCode).toBe(200);
+    expect((bug.json() as Body).errors?.[0]).toMatchObject({
+      message: 'Internal server error',
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    });
+  });
+
+  it('keeps Apollo’s CSRF refusal of a simple GET, and maps GET errors like POST ones', async () => {
+    const query = encodeURIComponent('{ meteredTwo }');
+    const simple = await app.http.inject({ method: 'GET', url: `/graphql?query=${query}` });
+    expect(simple.statusCode).toBe(400);
+    expect(simple.body).toContain('CSRF');
+    const preflighted = await app.http.inject({
+      method: 'GET',
+      url: `/graphql?query=${query}`,
+      headers: { 'apollo-require-preflight': 'true' },
+    });
+    expectError(preflighted, 401, 'UNAUTHENTICATED');
+    const free = await app.http.inject({
+      method: 'GET',
+      url: `/graphql?query=${encodeURIComponent('{ namingProviders { provider } }')}`,
+      headers: { 'apollo-require-preflight': 'true' },
+    });
+    expect(free.statusCode).toBe(200);
+  });
+});
+
+describe('field suggestions follow the explorer switch', () => {
+  for (const explorer of [true, false]) {
+    it(`GRAPHQL_EXPLORER=${explorer}: ${explorer ? 'suggests' : 'does not suggest'} field names`, async () => {
+      const app = await startTestApp({ GRAPHQL_EXPLORER: String(explorer) });
+      try {
+        const res = await app.http.inject({
+          method: 'POST',
+          url: '/graphql',
+          headers: { 'content-type': 'application/json' },
+          payload: { query: '{ bridgeChain { caip2Id } }' },
+        });
+        expect(res.statusCode).toBe(400);
+        const message = (res.json() as Body).errors?.[0]?.message ?? '';
+        expect(message).toContain('Cannot query field "bridgeChain" on type "Query"');
+        expect(message.includes('Did you mean')).toBe(explorer);
+        expect(message.includes('bridgeChains')).toBe(explorer);
+        // Variables are checked while executing, not validating: their errors suggest names too.
+        const { apiKey } = await app.partner(10);
+        const variable = await app.http.inject({
+          method: 'POST',
+          url: '/graphql',
+          headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+          payload: {
+            query: 'query Q($i: BridgeQuoteInput!) { bridgeQuote(input: $i) { id } }',
+            variables: { i: { fromChian: 'eip155:1' } },
+          },
+        });
+        expect(variable.statusCode).toBe(400);
+        const messages = ((variable.json() as Body).errors ?? []).map((e) => e.message).join('\n');
+        expect(messages).toContain('Field "fromChian" is not defined by type "BridgeQuoteInput"');
+        expect(messages.includes('Did you mean "fromChain"')).toBe(explorer);
+        expect(
+          await app.http
+            .inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': apiKey } })
+            .then((r) => r.json()),
+        ).toMatchObject({ creditBalance: 10, creditUsage: 0 });
+      } finally {
+        await app.stop();
+      }
+    });
+  }
+});
+
+describe('httpStatusOfResult', () => {
+  const err = (code: string, key?: string) => ({
+    message: code,
+    extensions: { code },
+    ...(key ? { path: [key] } : {}),
+  });
+  it('maps a request without data by its first error, and leaves successes and partial results alone', () => {
+    expect(httpStatusOfResult({ data: { a: 1 } })).toBeUndefined();
+    expect(httpStatusOfResult({ errors: [err('UNAUTHENTICATED')] })).toBe(401);
+    expect(httpStatusOfResult({ errors: [err('RATE_LIMITED')] })).toBe(429);
+    expect(httpStatusOfResult({ errors: [err('INSUFFICIENT_CREDITS')] })).toBe(400);
+    expect(httpStatusOfResult({ data: null, errors: [err('UPSTREAM_UNAVAILABLE', 'a')] })).toBe(503);
+    expect(httpStatusOfResult({ errors: [err('PERSISTED_QUERY_NOT_FOUND')] })).toBeUndefined();
+    expect(httpStatusOfResult({ data: { a: null, b: 1 }, errors: [err('UPSTREAM_UNAVAILABLE', 'a')] })).toBeUndefined();
+    expect(httpStatusOfResult({ data: { a: null }, errors: [err('UPSTREAM_UNAVAILABLE', 'a')] })).toBe(503);
+    expect(
+      httpStatusOfResult({
+        data: { a: null, b: null },
+        errors: [err('UPSTREAM_UNAVAILABLE', 'a'), err('NOT_FOUND', 'b')],
+      }),
+    ).toBeUndefined();
+  });
+});

@@ -1,0 +1,48 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
+import { printSchemaWithDirectives } from '@graphql-tools/utils';
+import { type DocumentNode, type GraphQLSchema, parse } from 'graphql';
+import { buildSchemaSync, createResolversMap, type NonEmptyArray } from 'type-graphql';
+import { CREDITS_DIRECTIVE_SDL, CREDITS_SPEC_URL } from './credits-directive.js';
+
+/** What a subgraph folder exports: its type-graphql resolvers plus federation entity reference resolvers. */
+export interface SubgraphDefinition {
+  name: string;
+  resolvers: NonEmptyArray<Function>;
+  orphanedTypes?: Function[];
+  /** `__resolveReference` per entity type this subgraph can resolve. */
+  references?: Record<string, (reference: Record<string, unknown>, context: unknown) => unknown>;
+}
+
+export interface BuiltSubgraph {
+  name: string;
+  sdl: string;
+  typeDefs: DocumentNode;
+  schema: GraphQLSchema;
+}
+
+const FEDERATION_HEADER = `extend schema
+  @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@composeDirective"])
+  @link(url: "${CREDITS_SPEC_URL}", import: ["@credits"])
+  @composeDirective(name: "@credits")
+
+${CREDITS_DIRECTIVE_SDL}
+`;
+
+/** Builds a federation 2 subgraph schema from type-graphql classes, keeping directives in its SDL. */
+export function buildSubgraph(def: SubgraphDefinition): BuiltSubgraph {
+  const typeSchema = buildSchemaSync({
+    resolvers: def.resolvers,
+    orphanedTypes: def.orphanedTypes,
+    skipCheck: true,
+    validate: false,
+  });
+  const sdl = `${FEDERATION_HEADER}\n${printSchemaWithDirectives(typeSchema)}`;
+  const typeDefs = parse(sdl);
+  const resolvers = createResolversMap(typeSchema) as GraphQLResolverMap<unknown>;
+  for (const [typeName, resolveReference] of Object.entries(def.references ?? {})) {
+    resolvers[typeName] = { ...(resolvers[typeName] as object), __resolveReference: resolveReference };
+  }
+  const schema = buildSubgraphSchema({ typeDefs, resolvers });
+  return { name: def.name, sdl, typeDefs, schema };
+}

@@ -1,0 +1,202 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { issueApiKey } from '../../../test/support/features.js';
+import { withMetered } from '../../../test/support/paid-subgraph.js';
+import { ConfigError, loadConfig } from '../config.js';
+
+// Runs against in-memory counters, or the shared Redis when REDIS_URL is set (CI's second pass). Each test
+// uses its own client address: with Redis, counters outlive the app and are shared with other test files.
+const randomAddress = () => `10.${randomBytes(3).join('.')}`;
+const madeUpKey = () => `cgk_${randomBytes(4).toString('hex')}_${randomBytes(32).toString('base64url')}`;
+
+const LIMITS = {
+  RATE_LIMIT_PARTNER_MAX: '3',
+  RATE_LIMIT_PUBLIC_MAX: '4',
+  RATE_LIMIT_FAILED_AUTH_MAX: '2',
+  RATE_LIMIT_WINDOW_MS: '60000',
+};
+
+describe('rate limits', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(LIMITS, undefined, { subgraphs: withMetered() });
+  });
+  afterAll(() => app.stop());
+
+  const stats = (key: string | undefined, remoteAddress = randomAddress(), url = '/partners/stats') =>
+    app.http.inject({ method: 'GET', url, remoteAddress, headers: key === undefined ? {} : { 'x-api-key': key } });
+  const publicCall = (remoteAddress: string, headers: Record<string, string> = {}) =>
+    app.http.inject({ method: 'GET', url: '/api/public/does-not-matter', remoteAddress, headers });
+
+  it('limits per partner with 429, Retry-After and the partner error shape; a 429 costs nothing', async () => {
+    const { apiKey } = await app.partner(10);
+    const other = await app.partner(10);
+    const call = (key: string) =>
+      app.http.inject({
+        method: 'POST',
+        url: '/graphql',
+        remoteAddress: randomAddress(),
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        payload: { query: '{ meteredEcho(text: "x") }' },
+      });
+    for (let i = 0; i < 3; i++) expect((await call(apiKey)).statusCode).toBe(200);
+    const limited = await call(apiKey);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().errors[0].extensions.code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Another partner has its own budget.
+    expect((await stats(other.apiKey)).statusCode).toBe(200);
+    const limitedStats = await stats(apiKey);
+    expect(limitedStats.statusCode).toBe(429);
+    expect(limitedStats.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
+    expect(Number(limitedStats.headers['retry-after'])).toBeGreaterThan(0);
+    const usage = await app.services.db.query<{ credit_usage: number }>(
+      'select credit_usage from partner where id = (select partner_id from api_key where prefix = ?)',
+      [apiKey.slice(0, 12)],
+    );
+    expect(Number(usage[0]?.credit_usage)).toBe(3);
+  });
+
+  it('counts every key of one partner in one bucket', async () => {
+    const { id, apiKey } = await app.partner(10);
+    const second = await issueApiKey(app.services.db, id, 'second');
+    expect((await stats(apiKey)).statusCode).toBe(200);
+    expect((await stats(second.apiKey)).statusCode).toBe(200);
+    expect((await stats(apiKey)).statusCode).toBe(200);
+    expect((await stats(second.apiKey)).statusCode).toBe(429);
+    expect((await stats(apiKey)).statusCode).toBe(429);
+  });
+
+  it('limits the public interface per client address, with {message}', async () => {
+    const ip = randomAddress();
+    for (let i = 0; i < 4; i++) expect((await publicCall(ip)).statusCode).toBe(404);
+    const limited = await publicCall(ip);
+    expect(limited.statusCode).toBe(429);
+    expect(Object.keys(limited.json())).toEqual(['message']);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address is not affected.
+    expect((await publicCall(randomAddress())).statusCode).toBe(404);
+  });
+
+  it('does not believe X-Forwarded-For unless TRUST_PROXY says so', async () => {
+    const ip = randomAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push((await publicCall(ip, { 'x-forwarded-for': randomAddress() })).statusCode);
+    expect(statuses).toEqual([404, 404, 404, 404, 429, 429]);
+  });
+
+  it('counts unknown paths against the address, and never limits health checks', async () => {
+    const ip = randomAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push((await app.http.inject({ method: 'GET', url: `/nothing-${i}`, remoteAddress: ip })).statusCode);
+    expect(statuses).toEqual([404, 404, 404, 404, 429]);
+    for (const url of ['/healthz', '/healthz?x=1', '/readyz']) {
+      const answer = await app.http.inject({ method: 'GET', url, remoteAddress: ip });
+      expect(answer.statusCode).toBe(200);
+    }
+  });
+
+  it('limits a made-up key per request by client address', async () => {
+    // A fresh failed-key budget is 2, so spread the made-up keys over the address bucket (4) via GraphQL
+    // and the partner routes, from one address: the address limit, not the key, decides.
+    const ip = randomAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < 2; i++) statuses.push((await stats(madeUpKey(), ip)).statusCode);
+    for (let i = 0; i < 2; i++) statuses.push((await publicCall(ip)).statusCode);
+    statuses.push((await stats(madeUpKey(), ip)).statusCode);
+    expect(statuses).toEqual([401, 401, 404, 404, 429]);
+  });
+
+  it('refuses key guessing once the failed-key budget is used, even with new made-up keys', async () => {
+    const ip = randomAddress();
+    const { apiKey } = await app.partner(10);
+    const wrongSecret = `${apiKey.slice(0, 13)}${randomBytes(32).toString('base64url')}`;
+    expect((await stats(wrongSecret, ip)).statusCode).toBe(401);
+    expect((await stats(madeUpKey(), ip)).statusCode).toBe(401);
+    const refused = await stats(madeUpKey(), ip);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Guessing on /graphql is refused too, and a right guess from this address no longer tells.
+    const graphql = await app.http.inject({
+      method: 'POST',
+      url: '/graphql',
+      remoteAddress: ip,
+      headers: { 'content-type': 'application/json', 'x-api-key': madeUpKey() },
+      payload: { query: '{ __typename }' },
+    });
+    expect(graphql.statusCode).toBe(429);
+    expect((await stats(apiKey, ip)).statusCode).toBe(429);
+    // The partner itself, from elsewhere, is unaffected; keyless public calls from the address still count
+    // against the address budget only.
+    expect((await stats(apiKey)).statusCode).toBe(200);
+    expect((await publicCall(ip)).statusCode).toBe(404);
+  });
+
+  it('authenticates and limits on the decoded path the router routes', async () => {
+    const { apiKey } = await app.partner(10);
+    const answer = await stats(apiKey, randomAddress(), '/%70artners/stats');
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toHaveProperty('creditBalance');
+    const missing = await stats(undefined, randomAddress(), '/%70artners/stats');
+    expect(missing.statusCode).toBe(401);
+    // Both spellings draw on the same partner budget (3; one used above).
+    expect((await stats(apiKey)).statusCode).toBe(200);
+    expect((await stats(apiKey, randomAddress(), '/%70artners/stats')).statusCode).toBe(200);
+    expect((await stats(apiKey, randomAddress(), '/%70artners/stats')).statusCode).toBe(429);
+  });
+});
+
+describe('rate limits behind a trusted proxy (TRUST_PROXY=1)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ ...LIMITS, TRUST_PROXY: '1' });
+  });
+  afterAll(() => app.stop());
+
+  it('takes the client address from X-Forwarded-For', async () => {
+    const proxy = randomAddress();
+    const call = (client: string) =>
+      app.http.inject({
+        method: 'GET',
+        url: '/api/public/does-not-matter',
+        remoteAddress: proxy,
+        headers: { 'x-forwarded-for': client },
+      });
+    // Each client its own bucket behind the one proxy address…
+    for (let i = 0; i < 6; i++) expect((await call(randomAddress())).statusCode).toBe(404);
+    // …and one client its one bucket.
+    const client = randomAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await call(client)).statusCode);
+    expect(statuses).toEqual([404, 404, 404, 404, 429]);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const load = (value: string) => loadConfig({ TRUST_PROXY: value, SANDBOX_SEED: 'false' }).trustProxy;
+
+  it('is off by default and accepts a hop count or proxy addresses/CIDRs', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(load('false')).toBe(false);
+    expect(load('0')).toBe(false);
+    expect(load('2')).toBe(2);
+    expect(load('10.0.0.1, 10.1.0.0/16,::1,fd00::/8,loopback')).toEqual([
+      '10.0.0.1',
+      '10.1.0.0/16',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+  });
+
+  it('names the variable for a bad value', () => {
+    for (const bad of ['true', 'proxy.example.com', '10.0.0.1/33', '10.0.0.300', '99'])
+      expect(() => load(bad)).toThrowError(ConfigError);
+    expect(() => load('nope')).toThrowError(/TRUST_PROXY/);
+    expect(() => loadConfig({ RATE_LIMIT_FAILED_AUTH_MAX: '0' })).toThrowError(/RATE_LIMIT_FAILED_AUTH_MAX/);
+  });
+});

@@ -1,7 +1,0 @@
-export * from './address.js';
-export * from './demo.js';
-export * from './import.js';
-export * from './name.js';
-export * from './networks.js';
-export * from './provider.js';
-export * from './store.js';

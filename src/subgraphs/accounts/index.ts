@@ -1,7 +1,0 @@
-import type { SubgraphDefinition } from '../subgraph.js';
-import { StatsResolver } from './stats.resolver.js';
-
-export const accountsSubgraph: SubgraphDefinition = {
-  name: 'accounts',
-  resolvers: [StatsResolver],
-};

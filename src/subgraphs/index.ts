@@ -1,8 +1,0 @@
-import { accountsSubgraph } from './accounts/index.js';
-import { bridgeSubgraph } from './bridge/index.js';
-import { identitySubgraph } from './identity/index.js';
-import { resolutionSubgraph } from './resolution/index.js';
-import type { SubgraphDefinition } from './subgraph.js';
-
-/** Every subgraph of the supergraph. The gateway composes them; each can also run as its own server. */
-export const subgraphs: SubgraphDefinition[] = [accountsSubgraph, bridgeSubgraph, identitySubgraph, resolutionSubgraph];
