@@ -1,7 +1,7 @@
 import { Arg, Int, Query, Resolver } from 'type-graphql';
 import { subgraphs } from '../../src/features/index.js';
+import { badInput, upstreamUnavailable } from '../../src/platform/errors.js';
 import { Price } from '../../src/platform/graphql/credits-directive.js';
-import { badInput, upstreamUnavailable } from '../../src/platform/graphql/errors.js';
 import type { SubgraphDefinition } from '../../src/platform/graphql/subgraph.js';
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../platform/db/orm.js';
+import { AppError } from '../../platform/errors.js';
 import { type IssuedKey, issueApiKey, UUID } from './api-keys.js';
 
 export interface PartnerStats {
@@ -17,8 +18,11 @@ export interface PartnerSummary extends PartnerStats {
   activeKeys: number;
 }
 
-export class PartnerInputError extends Error {
+export class PartnerInputError extends AppError {
   override name = 'PartnerInputError';
+  constructor(message: string) {
+    super('BAD_USER_INPUT', message);
+  }
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

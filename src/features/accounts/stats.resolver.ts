@@ -1,7 +1,7 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
+import { unauthenticated } from '../../platform/errors.js';
 import { type RequestContext, requirePartner } from '../../platform/graphql/context.js';
 import { Price } from '../../platform/graphql/credits-directive.js';
-import { unauthenticated } from '../../platform/graphql/errors.js';
 import { PartnerStats } from './partner-stats.js';
 import { partnerStats } from './partners.js';
 

@@ -14,7 +14,7 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { chainById, type KnownChain } from '../../platform/chains/registry.js';
 import type { Database } from '../../platform/db/orm.js';
-import { upstreamUnavailable } from '../../platform/graphql/errors.js';
+import { upstreamUnavailable } from '../../platform/errors.js';
 import { beforeDeadline } from './deadline.js';
 import { isEnabled } from './provider-registry.js';
 import { nativeTokenAddress, seedChains } from './providers/catalogue-seed/index.js';

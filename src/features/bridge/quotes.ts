@@ -3,7 +3,7 @@
  * and the routes that pass the consistency checks are merged best-first by `toAmount`.
  */
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { badInput, notFound, upstreamUnavailable } from '../../platform/graphql/errors.js';
+import { badInput, notFound, upstreamUnavailable } from '../../platform/errors.js';
 import { isUpstreamClientError } from '../../platform/upstream/index.js';
 import { beforeDeadline, isDeadlineError } from './deadline.js';
 import { isEnabled } from './provider-registry.js';

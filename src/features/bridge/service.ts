@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Config } from '../../platform/config.js';
 import type { Database } from '../../platform/db/orm.js';
-import { badInput } from '../../platform/graphql/errors.js';
+import { badInput } from '../../platform/errors.js';
 import { BridgeCatalogue } from './catalogue.js';
 import { requestDeadline } from './deadline.js';
 import { type BridgeProviderOverrides, type BridgeProviderSet, createBridgeProviders } from './provider-registry.js';

@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { createPublicClient, type Hash, http, type PublicClient, TransactionNotFoundError } from 'viem';
 import { chainById, explorerTxLink } from '../../platform/chains/registry.js';
-import { badInput, notFound, upstreamUnavailable } from '../../platform/graphql/errors.js';
+import { badInput, notFound, upstreamUnavailable } from '../../platform/errors.js';
 import { beforeDeadline } from './deadline.js';
 import { isEnabled } from './provider-registry.js';
 import { checkSourceTransaction, type SourceTxCheck } from './providers/onchain/index.js';

@@ -8,7 +8,7 @@ import { PublicKey } from '@solana/web3.js';
 import { getAddress } from 'viem';
 import { parseCaip2 } from '../../platform/chains/caip2.js';
 import { type ChainFamily, NATIVE_EVM, NATIVE_SOLANA } from '../../platform/chains/registry.js';
-import { badInput } from '../../platform/graphql/errors.js';
+import { badInput } from '../../platform/errors.js';
 import { NATIVE_BITCOIN } from './providers/catalogue-seed/index.js';
 import type { QuoteRequest } from './providers/types.js';
 

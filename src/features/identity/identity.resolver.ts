@@ -1,9 +1,8 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { badInput, upstreamUnavailable } from '../../platform/errors.js';
 import { type RequestContext, requirePartner } from '../../platform/graphql/context.js';
 import { Price } from '../../platform/graphql/credits-directive.js';
-import { badInput, upstreamUnavailable } from '../../platform/graphql/errors.js';
 import { toIdentityResult, toProviderStatus } from './map.js';
-import { InvalidQueryError, ProvidersUnavailableError } from './search.js';
 import { IdentitySearchPage, NamingProviderStatus } from './types.js';
 
 @Resolver()
@@ -22,18 +21,12 @@ export class IdentityResolver {
     @Arg('perPage', () => Int, { defaultValue: 10, description: 'Results per page, 1 to 50.' }) perPage: number,
   ): Promise<IdentitySearchPage> {
     requirePartner(ctx);
-    try {
-      const { hits, total, failed } = await ctx.services.identity.search({ query, page, perPage });
-      return {
-        results: hits.map(toIdentityResult),
-        pagination: { page, perPage, total, totalPages: Math.ceil(total / perPage) },
-        unavailableProviders: failed,
-      };
-    } catch (err) {
-      if (err instanceof InvalidQueryError) throw badInput(err.message);
-      if (err instanceof ProvidersUnavailableError) throw upstreamUnavailable(err.message);
-      throw err;
-    }
+    const { hits, total, failed } = await ctx.services.identity.search({ query, page, perPage });
+    return {
+      results: hits.map(toIdentityResult),
+      pagination: { page, perPage, total, totalPages: Math.ceil(total / perPage) },
+      unavailableProviders: failed,
+    };
   }
 
   @Query(() => [NamingProviderStatus], {

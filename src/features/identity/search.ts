@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import { AppError } from '../../platform/errors.js';
 import type { IndexChange, IndexSnapshot, NameIndex } from './name-index.js';
 import type { NamingProviders } from './provider-registry.js';
 import type { NameRecord, NamingProvider, NamingProviderInfo } from './providers/types.js';
@@ -14,13 +15,19 @@ export const MAX_PREFIX_MATCHES = 500;
 export const SEARCH_DEADLINE_FACTOR = 1.5;
 
 /** A query the service cannot search for; the message names the problem (a 400). */
-export class InvalidQueryError extends Error {
+export class InvalidQueryError extends AppError {
   override name = 'InvalidQueryError';
+  constructor(message: string) {
+    super('BAD_USER_INPUT', message);
+  }
 }
 
 /** No provider that had to answer did (a 503, free): failed or timed out. */
-export class ProvidersUnavailableError extends Error {
+export class ProvidersUnavailableError extends AppError {
   override name = 'ProvidersUnavailableError';
+  constructor(message: string) {
+    super('UPSTREAM_UNAVAILABLE', message);
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { badInput } from '../../platform/graphql/errors.js';
+import { badInput } from '../../platform/errors.js';
 import { ADDRESS_RULE, normalizeMoveAddress } from './registry/address.js';
 import { InvalidNameError, normalizeMnsName } from './registry/name.js';
 import { InvalidNetworkError, type MnsNetwork, networksOf } from './registry/networks.js';

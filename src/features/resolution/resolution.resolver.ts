@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { notFound } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/graphql/context.js';
 import { Price } from '../../platform/graphql/credits-directive.js';
-import { notFound } from '../../platform/graphql/errors.js';
 import { addressArg, batchArg, nameArg, networksArg } from './inputs.js';
 import { loaderKey, loadFirst, resolutionLoaders } from './loaders.js';
 import { caip2IdOf } from './registry/networks.js';

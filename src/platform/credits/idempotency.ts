@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/orm.js';
-import { HttpError } from '../http/errors.js';
+import { AppError, badInput } from '../errors.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -41,7 +41,7 @@ export const idempotencyPlugin = fp(
       if (header === undefined || !request.partner || !request.delivery) return;
       const key = Array.isArray(header) ? header[0] : header;
       if (typeof key !== 'string' || !KEY.test(key)) {
-        throw new HttpError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+        throw badInput('Idempotency-Key must be 1 to 255 visible ASCII characters');
       }
       const partnerId = request.partner.id;
       const hash = requestHash(request);
@@ -67,11 +67,15 @@ export const idempotencyPlugin = fp(
             'delete from idempotency_record where partner_id = ? and idempotency_key = ? and request_hash = ?',
             [partnerId, key, record?.request_hash ?? hash],
           );
-          if ((await claim()) !== 1) throw new HttpError(409, 'A request with this Idempotency-Key is in progress');
+          if ((await claim()) !== 1)
+            throw new AppError('CONFLICT', 'A request with this Idempotency-Key is in progress');
         } else if (record.request_hash !== hash) {
-          throw new HttpError(400, 'Idempotency-Key was already used with other parameters');
+          throw badInput('Idempotency-Key was already used with other parameters');
         } else if (record.state === 'pending') {
-          throw new HttpError(409, 'A request with this Idempotency-Key is in progress; retry once it has answered');
+          throw new AppError(
+            'CONFLICT',
+            'A request with this Idempotency-Key is in progress; retry once it has answered',
+          );
         } else {
           reply
             .code(record.status_code ?? 200)

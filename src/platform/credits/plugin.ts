@@ -11,9 +11,9 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { insufficientCredits, unauthenticated } from '../errors.js';
 import type { PriceTable } from '../gateway/prices.js';
 import type { RequestContext } from '../graphql/context.js';
-import { insufficientCredits, unauthenticated } from '../graphql/errors.js';
 import type { Charge, Reservation } from './ledger.js';
 
 export interface RootField {

@@ -4,8 +4,9 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { creditsPlugin } from '../credits/plugin.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.js';
+import { upstreamUnavailable } from '../errors.js';
 import type { RequestContext } from '../graphql/context.js';
-import { graphqlHttpStatusPlugin, upstreamUnavailable, withoutSuggestions } from '../graphql/errors.js';
+import { graphqlHttpStatusPlugin, withoutSuggestions } from '../graphql/errors.js';
 import {
   formatLimitError,
   type GraphqlLimits,

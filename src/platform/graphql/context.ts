@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Delivery } from '../credits/delivery.js';
+import { unauthenticated } from '../errors.js';
 import type { Services } from '../services.js';
-import { unauthenticated } from './errors.js';
 
 export interface AuthenticatedPartner {
   id: string;

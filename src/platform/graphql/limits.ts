@@ -20,8 +20,8 @@ import {
   type ValidationContext,
   type ValueNode,
 } from 'graphql';
+import { ErrorCode } from '../errors.js';
 import type { RequestContext } from './context.js';
-import { ErrorCode } from './errors.js';
 
 /** Bounds on the work one GraphQL operation may ask for, checked before it is planned or executed. */
 export interface GraphqlLimits {

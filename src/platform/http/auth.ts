@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { unauthenticated } from '../errors.js';
 import type { AuthenticatedPartner } from '../graphql/context.js';
-import { HttpError, surfaceOf } from './errors.js';
+import { surfaceOf } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,14 +36,14 @@ export const authPlugin = fp(
       const key = surface === 'partner' || surface === 'graphql' ? presentedKey(request)?.trim() : undefined;
       if (!key) {
         await app.rateLimits.address(request, surface);
-        if (surface === 'partner') throw new HttpError(401, 'Missing API key: send it in the x-api-key header');
+        if (surface === 'partner') throw unauthenticated('Missing API key: send it in the x-api-key header');
         return;
       }
       await app.rateLimits.refuseGuessing(request, surface);
       const partner = await verify(key);
       if (!partner) {
         await app.rateLimits.failedKey(request, surface);
-        throw new HttpError(401, 'Invalid API key');
+        throw unauthenticated('Invalid API key');
       }
       await app.rateLimits.partner(partner.id, surface);
       request.partner = partner;

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import fp from 'fastify-plugin';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.js';
-import { HttpError, sendError } from './errors.js';
+import { AppError } from '../errors.js';
+import { sendError } from './errors.js';
 
 const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 
@@ -30,10 +31,16 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     }
     return sendError(request, reply, 404, `Cannot ${request.method} ${path}`);
   });
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
       reply.headers(error.headers);
-      return sendError(request, reply, error.statusCode, error.message);
+      if (error.httpStatus >= 500 && error.httpStatus !== 503) request.log.error({ err: error }, 'request failed');
+      return sendError(
+        request,
+        reply,
+        error.httpStatus,
+        error.httpStatus >= 500 && error.httpStatus !== 503 ? 'Internal server error' : error.message,
+      );
     }
     if (error.validation) {
       const first = error.validation[0];

@@ -77,14 +77,3 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, statusCo
     .type('application/json; charset=utf-8')
     .send(errorBody(surfaceOf(request.url), statusCode, message));
 }
-
-/** An error a route throws on purpose, with the status and message the caller should see. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}

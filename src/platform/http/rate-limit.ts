@@ -2,7 +2,8 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { HttpError, type Surface } from './errors.js';
+import { AppError } from '../errors.js';
+import type { Surface } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -168,20 +169,22 @@ export class RateLimits {
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 const tooMany = (surface: Surface, max: number, windowMs: number, resetMs: number) =>
-  new HttpError(
-    429,
+  new AppError(
+    'RATE_LIMITED',
     surface === 'partner'
       ? `Rate limit exceeded: ${max} requests per ${seconds(windowMs)} s; retry in ${seconds(resetMs)} s`
       : `Too many requests; retry in ${seconds(resetMs)} s`,
+    {},
     { 'retry-after': String(seconds(resetMs)) },
   );
 
 const tooManyFailures = (surface: Surface, resetMs: number) =>
-  new HttpError(
-    429,
+  new AppError(
+    'RATE_LIMITED',
     surface === 'partner'
       ? `Too many requests with invalid API keys; retry in ${seconds(resetMs)} s`
       : `Too many requests; retry in ${seconds(resetMs)} s`,
+    {},
     { 'retry-after': String(seconds(resetMs)) },
   );
 

@@ -2,19 +2,24 @@ import type { ApolloServer } from '@apollo/server';
 import type { FastifyInstance } from 'fastify';
 import { type GraphQLFormattedError, Kind, type OperationDefinitionNode, parse } from 'graphql';
 import { rootFields } from '../credits/plugin.js';
+import { AppError, ErrorCode, httpStatusOf, notFound } from '../errors.js';
 import type { PriceTable } from '../gateway/prices.js';
 import type { RequestContext } from '../graphql/context.js';
-import { httpStatusOf } from '../graphql/errors.js';
 import { contextFor } from '../graphql/request-context.js';
 import type { Services } from '../services.js';
-import { HttpError } from './errors.js';
 import type { RestRoute } from './rest-route.js';
 
-/** The HTTP status and message that stand for a GraphQL answer's first error. */
-export function statusOfErrors(errors: readonly GraphQLFormattedError[]): { status: number; message: string } {
+/** The error a REST answer stands for: the GraphQL answer's first error, by its code. */
+export function errorOf(errors: readonly GraphQLFormattedError[]): AppError {
   const first = errors[0] as GraphQLFormattedError;
   const code = String(first.extensions?.code ?? 'INTERNAL_SERVER_ERROR');
-  return { status: httpStatusOf[code] ?? 500, message: first.message };
+  const status = httpStatusOf[code] ?? 500;
+  // graphql-js and Apollo have codes of their own for requests that cannot run: all bad input here.
+  const known = (Object.values(ErrorCode) as string[]).includes(code);
+  return new AppError(
+    known ? (code as ErrorCode) : status === 400 ? 'BAD_USER_INPUT' : 'INTERNAL_SERVER_ERROR',
+    first.message,
+  );
 }
 
 /** Mounts the REST route table; each route executes its GraphQL operation through the gateway. */
@@ -35,9 +40,13 @@ export async function restPlugin(
       app.route({
         method: 'HEAD',
         url: route.url,
-        handler: async (_request, reply) => {
-          reply.header('allow', 'GET');
-          throw new HttpError(405, `HEAD is not supported on ${route.url} (a paid call): use GET`, { allow: 'GET' });
+        handler: async () => {
+          throw new AppError(
+            'METHOD_NOT_ALLOWED',
+            `HEAD is not supported on ${route.url} (a paid call): use GET`,
+            {},
+            { allow: 'GET' },
+          );
         },
       });
     }
@@ -53,13 +62,10 @@ export async function restPlugin(
         );
         if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
         const { data, errors } = response.body.singleResult;
-        if (errors?.length) {
-          const { status, message } = statusOfErrors(errors);
-          throw new HttpError(status, status >= 500 && status !== 503 ? 'Internal server error' : message);
-        }
+        if (errors?.length) throw errorOf(errors);
         // A nullable root field answering null (rather than NOT_FOUND) still means "nothing here" on REST.
         const missing = Object.entries(data ?? {}).find(([, value]) => value === null);
-        if (!data || missing) throw new HttpError(404, `Not found: ${missing?.[0] ?? 'no data'}`);
+        if (!data || missing) throw notFound(`Not found: ${missing?.[0] ?? 'no data'}`);
         return route.respond(data as never);
       },
     });

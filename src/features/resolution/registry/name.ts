@@ -1,3 +1,5 @@
+import { AppError } from '../../../platform/errors.js';
+
 /** Every MNS name ends in `.snow`; a bare label (`alice`) means `alice.snow`. */
 export const MNS_SUFFIX = '.snow';
 
@@ -7,8 +9,11 @@ const MAX_LABEL_LENGTH = 63;
 // spaces, slashes and control characters, cannot be part of a registered name.
 const LABEL = /^[\p{L}\p{M}\p{Nd}_-]+$/u;
 
-export class InvalidNameError extends Error {
+export class InvalidNameError extends AppError {
   override name = 'InvalidNameError';
+  constructor(message: string) {
+    super('BAD_USER_INPUT', message);
+  }
 }
 
 /**
