@@ -1,6 +1,6 @@
 import { ApiKey, CreditReservation, IdempotencyRecord, LedgerEntry, Partner } from './accounts.js';
 import { BridgeCatalogue, BridgeRoute, BridgeStatusHistory, BridgeTransfer } from './bridge.js';
-import { MnsName, NameIndex } from './mns.js';
+import { MnsIndexerCursor, MnsName, NameIndex } from './mns.js';
 
 export * from './accounts.js';
 export * from './bridge.js';
@@ -16,6 +16,7 @@ export const allEntities = [
   IdempotencyRecord,
   MnsName,
   NameIndex,
+  MnsIndexerCursor,
   BridgeCatalogue,
   BridgeRoute,
   BridgeTransfer,

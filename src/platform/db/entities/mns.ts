@@ -20,6 +20,8 @@ export const MnsName = defineEntity({
     txtRecords: p.text().default('[]'),
     multichainAddresses: p.text().default('[]'),
     updatedAt: p.datetime(),
+    /** Who wrote the row: `import` (names:import, operator overrides) or `chain` (the MNS indexer). */
+    source: p.string().length(16).default('import'),
   },
   uniques: [{ name: 'mns_name_primary_unique', properties: ['ownerKey', 'network'], where: 'is_primary' }],
   indexes: [{ name: 'mns_name_parent_index', properties: ['parent', 'network'], where: 'parent is not null' }],
@@ -34,5 +36,20 @@ export const NameIndex = defineEntity({
     provider: p.string().length(32).primary(),
     record: p.text(),
     expiresAt: p.datetime().index('name_index_expires_at_index'),
+  },
+});
+
+/** Where the MNS indexer stopped on each Movement network, and the chain head it last saw (for its lag). */
+export const MnsIndexerCursor = defineEntity({
+  name: 'MnsIndexerCursor',
+  tableName: 'mns_indexer_cursor',
+  properties: {
+    network: p.string().length(16).primary(),
+    // Ledger versions are u64: kept as decimal text, beyond a JavaScript number's exact range.
+    nextVersion: p.string().length(20),
+    ledgerVersion: p.string().length(20).nullable(),
+    ledgerTimestamp: p.datetime().nullable(),
+    indexedTimestamp: p.datetime().nullable(),
+    updatedAt: p.datetime(),
   },
 });
