@@ -39,6 +39,10 @@ describe('decodeCoinAddress', () => {
       ['0xa91462e907b15cbf27d5425399ebf6f0fb50ebb88f1887', '3Ai1JZ8pdJb2ksieUV8FsxSNVJCpoPi8W6'],
       ['0x0014751e76e8199196d454941c45d1b3a323f1433bd6', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'],
       [
+        '0x00201863143c14c5166804bd19203356da136c985678cd4d27a1b8c6329604903262',
+        'bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3',
+      ],
+      [
         '0x512079be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798',
         'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0',
       ],
