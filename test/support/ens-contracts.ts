@@ -21,8 +21,15 @@ export async function ensArtifact(
 }
 
 const FIXTURES = new URL('../fixtures/ens/', import.meta.url);
-const FIXTURE_SOURCES = ['TestBaseRegistrar.sol', 'TestL2ReverseRegistrar.sol'] as const;
-type FixtureName = 'TestBaseRegistrar' | 'TestL2ReverseRegistrar';
+/** Each fixture file holds one contract of the same name. */
+const FIXTURES_NAMES = [
+  'TestBaseRegistrar',
+  'TestL2ReverseRegistrar',
+  'TestWildcardResolver',
+  'TestOffchainResolver',
+  'TestDefaultReverseResolver',
+] as const;
+export type FixtureName = (typeof FIXTURES_NAMES)[number];
 
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
@@ -33,7 +40,8 @@ let compiled: Promise<Record<FixtureName, Artifact>> | undefined;
 
 /**
  * Compiles the Solidity stand-ins in test/fixtures/ens with solc-js, once per process. They cover
- * contracts no npm package ships bytecode for (base registrar expiries, ENSIP-19 L2 reverse).
+ * contracts no npm package ships bytecode for (base registrar expiries, ENSIP-19 L2 and default reverse,
+ * ENSIP-10 wildcard and EIP-3668 offchain resolvers).
  */
 export function fixtureArtifact(name: FixtureName): Promise<Artifact> {
   compiled ??= compileFixtures();
@@ -43,7 +51,9 @@ export function fixtureArtifact(name: FixtureName): Promise<Artifact> {
 async function compileFixtures(): Promise<Record<FixtureName, Artifact>> {
   const { default: solc } = (await import('solc')) as { default: { compile(input: string): string } };
   const sources: Record<string, { content: string }> = {};
-  for (const file of FIXTURE_SOURCES) sources[file] = { content: await readFile(new URL(file, FIXTURES), 'utf8') };
+  for (const name of FIXTURES_NAMES) {
+    sources[`${name}.sol`] = { content: await readFile(new URL(`${name}.sol`, FIXTURES), 'utf8') };
+  }
   const output = JSON.parse(
     solc.compile(
       JSON.stringify({
@@ -56,13 +66,10 @@ async function compileFixtures(): Promise<Record<FixtureName, Artifact>> {
   ) as SolcOutput;
   const errors = output.errors?.filter((e) => e.severity === 'error') ?? [];
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const artifact = (file: string, contract: FixtureName): Artifact => {
-    const out = output.contracts[file]?.[contract];
+  const artifact = (contract: FixtureName): Artifact => {
+    const out = output.contracts[`${contract}.sol`]?.[contract];
     if (!out) throw new Error(`solc produced no ${contract}`);
     return { abi: out.abi, bytecode: `0x${out.evm.bytecode.object}` };
   };
-  return {
-    TestBaseRegistrar: artifact('TestBaseRegistrar.sol', 'TestBaseRegistrar'),
-    TestL2ReverseRegistrar: artifact('TestL2ReverseRegistrar.sol', 'TestL2ReverseRegistrar'),
-  };
+  return Object.fromEntries(FIXTURES_NAMES.map((name) => [name, artifact(name)])) as Record<FixtureName, Artifact>;
 }

@@ -48,6 +48,14 @@ export interface LookupOptions {
   signal?: AbortSignal;
 }
 
+export interface ReverseOptions extends LookupOptions {
+  /**
+   * ENSIP-9/11 coin type of the chain whose primary name is asked for (ENSIP-19); the provider's own
+   * chain when absent. Providers without per-chain primary names ignore it.
+   */
+  coinType?: number;
+}
+
 /**
  * One naming service. Implementations live in one folder each (`providers/naming/<name>/`).
  * Every method takes a full, already lower-cased name and resolves to null when there is nothing;
@@ -61,7 +69,7 @@ export interface NamingProvider {
   /** Forward resolution: the address the name points to on its own chain. */
   resolve(name: string, options?: LookupOptions): Promise<string | null>;
   /** Reverse resolution: the primary name of an address, verified forward. */
-  reverse(address: string, options?: LookupOptions): Promise<string | null>;
+  reverse(address: string, options?: ReverseOptions): Promise<string | null>;
   /** Everything the service holds for a name: owner, records, chain addresses, times. */
   records(name: string, options?: LookupOptions): Promise<NameRecord | null>;
   /**

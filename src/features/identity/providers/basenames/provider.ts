@@ -50,10 +50,15 @@ export interface BasenamesProviderOptions {
   timeoutMs?: number | undefined;
   /** Longest JSON-RPC answer read (`UPSTREAM_MAX_BODY_BYTES`). */
   maxBodyBytes?: number | undefined;
+  /** Allow CCIP-Read gateways on loopback/private networks; only tests with a loopback gateway need it. */
+  ccipAllowPrivateHosts?: boolean | undefined;
 }
 
 /**
- * Basenames (`*.base.eth`): ENS contracts deployed on Base, read with the ENS actions.
+ * Basenames (`*.base.eth`): ENS contracts deployed on Base (registry + L2Resolver), read with the ENS
+ * actions, so wildcard and CCIP-Read resolvers work there too. Primary names follow ENSIP-19 on Base:
+ * the L2 reverse registrar first, then the registry's `80002105.reverse`; `default.reverse` lives on
+ * Ethereum, where the ENS provider reads it.
  * A name's own address is its Base record (coin type 0x80002105), falling back to the Ethereum record
  * (60) that the Basenames registration flow also writes.
  *
@@ -81,5 +86,6 @@ export function createBasenamesProvider(options: BasenamesProviderOptions): Nami
     avatarService: null,
     timeoutMs: options.timeoutMs,
     maxBodyBytes: options.maxBodyBytes,
+    ccipAllowPrivateHosts: options.ccipAllowPrivateHosts ?? false,
   });
 }

@@ -84,3 +84,34 @@ export const l2ReverseRegistrarAbi = [
     outputs: [{ name: '', type: 'string' }],
   },
 ] as const;
+
+/**
+ * ENSIP-10 `IExtendedResolver` (interface id 0x9061b923): a wildcard resolver answers for names below
+ * the node it is set on; `name` is DNS-encoded and `data` the ABI-encoded record call (`addr(node)`, …).
+ * https://docs.ens.domains/ensip/10
+ */
+export const extendedResolverAbi = [
+  {
+    type: 'function',
+    name: 'resolve',
+    stateMutability: 'view',
+    inputs: [
+      { name: 'name', type: 'bytes' },
+      { name: 'data', type: 'bytes' },
+    ],
+    outputs: [{ name: '', type: 'bytes' }],
+  },
+] as const;
+
+/** ERC-165 interface detection, which ENSIP-10 uses to tell extended resolvers apart. */
+export const erc165Abi = [
+  {
+    type: 'function',
+    name: 'supportsInterface',
+    stateMutability: 'view',
+    inputs: [{ name: 'interfaceID', type: 'bytes4' }],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+] as const;
+
+export const EXTENDED_RESOLVER_INTERFACE_ID = '0x9061b923';

@@ -2,15 +2,18 @@ import { type Address, BaseError, type Client, createPublicClient, http, isAddre
 import { DEFAULT_MAX_BODY_BYTES, limitedFetch } from '../../../../platform/upstream/body.js';
 import { disabled, enabled, UpstreamError } from '../../../../platform/upstream/status.js';
 import { txtRecordType } from '../txt-records.js';
-import type { LookupOptions, NameRecord, NamingProvider, NamingProviderInfo } from '../types.js';
+import type { LookupOptions, NameRecord, NamingProvider, NamingProviderInfo, ReverseOptions } from '../types.js';
 import { avatarUrl } from './avatar.js';
+import { guardedCcipRequest } from './ccip-request.js';
 import { getAddress } from './get-address.js';
 import { getExpiry } from './get-expiry.js';
 import { getMultichainAddresses } from './get-multichain-addresses.js';
-import { getPrimaryName } from './get-primary-name.js';
+import { defaultReverseNamespaces, getPrimaryName } from './get-primary-name.js';
 import { getRegistryRecord } from './get-registry-record.js';
+import { getResolver } from './get-resolver.js';
 import { getTextRecords } from './get-text-records.js';
 import { normalizeName } from './normalize.js';
+import { isEvmCoinType } from './reverse-namespace.js';
 import { TEXT_RECORD_KEYS } from './text-keys.js';
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
@@ -28,8 +31,11 @@ export interface EnsCompatibleProviderConfig {
   addressCoinTypes: readonly number[];
   /** Coin types read for `multichainAddresses`. */
   multichainCoinTypes: readonly number[];
-  /** Registry reverse namespaces read, in order, for the primary name. */
-  reverseNamespaces: readonly string[];
+  /**
+   * Registry reverse namespaces read, in order, for the primary name on the provider's own chain;
+   * ENSIP-19's for `addressCoinTypes[0]` by default (own namespace, then `default.reverse`).
+   */
+  reverseNamespaces?: readonly string[];
   /** ENSIP-19 L2 reverse registrar, read before the registry namespaces; null when the chain has none. */
   l2ReverseRegistrarAddress: Address | null;
   /** Renders NFT avatars at `<service>/<name>`; null leaves NFT avatars without a URL. */
@@ -39,6 +45,8 @@ export interface EnsCompatibleProviderConfig {
   timeoutMs?: number;
   /** Longest JSON-RPC answer read (`UPSTREAM_MAX_BODY_BYTES`). */
   maxBodyBytes?: number;
+  /** Allow CCIP-Read gateways on loopback/private networks (tests); refused by default. */
+  ccipAllowPrivateHosts?: boolean;
 }
 
 /**
@@ -62,7 +70,12 @@ export function createEnsCompatibleProvider(config: EnsCompatibleProviderConfig)
       fetchFn: limitedFetch(maxBodyBytes),
       maxResponseBodySize: maxBodyBytes,
     }),
+    // EIP-3668 offchain names: viem follows `OffchainLookup` reverts in every call (gateway requests
+    // bounded by the transport timeout and a 10 MiB answer); only the gateway address is screened here.
+    ccipRead: { request: guardedCcipRequest({ allowPrivateHosts: config.ccipAllowPrivateHosts ?? false }) },
   });
+  const ownCoinType = config.addressCoinTypes[0] ?? 60;
+  const ownReverseNamespaces = config.reverseNamespaces ?? defaultReverseNamespaces(ownCoinType);
   const textKeys = config.textKeys ?? TEXT_RECORD_KEYS;
 
   async function upstream<T>(operation: string, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
@@ -114,16 +127,26 @@ export function createEnsCompatibleProvider(config: EnsCompatibleProviderConfig)
       );
     },
 
-    async reverse(address: string, options?: LookupOptions): Promise<string | null> {
+    async reverse(address: string, options?: ReverseOptions): Promise<string | null> {
       if (!isAddress(address, { strict: false })) return null;
+      const coinType = options?.coinType ?? ownCoinType;
+      // Only EVM chains share this address format; another chain's primary name is keyed differently.
+      if (!isEvmCoinType(coinType)) return null;
+      const own = coinType === ownCoinType;
       return upstream('reverse', options?.signal, () =>
-        getPrimaryName(client, {
-          address,
-          registryAddress: config.registryAddress,
-          reverseNamespaces: config.reverseNamespaces,
-          l2ReverseRegistrarAddress: config.l2ReverseRegistrarAddress,
-          coinTypes: config.addressCoinTypes,
-        }),
+        getPrimaryName(
+          client,
+          own
+            ? {
+                address,
+                registryAddress: config.registryAddress,
+                coinType,
+                reverseNamespaces: ownReverseNamespaces,
+                l2ReverseRegistrarAddress: config.l2ReverseRegistrarAddress,
+                coinTypes: config.addressCoinTypes,
+              }
+            : { address, registryAddress: config.registryAddress, coinType },
+        ),
       );
     },
 
@@ -131,26 +154,23 @@ export function createEnsCompatibleProvider(config: EnsCompatibleProviderConfig)
       const normalized = tryNormalize(name);
       if (normalized === null) return null;
       return upstream('records', options?.signal, async () => {
-        const registry = await getRegistryRecord(client, { name: normalized, registryAddress: config.registryAddress });
-        if (registry === null) return null;
-        const resolverAddress = registry.resolver;
+        const [registry, resolver] = await Promise.all([
+          getRegistryRecord(client, { name: normalized, registryAddress: config.registryAddress }),
+          getResolver(client, { name: normalized, registryAddress: config.registryAddress }),
+        ]);
+        // Wildcard and offchain names have no node of their own in the registry: their resolver decides.
+        if (registry === null && resolver === null) return null;
         const [ownerAddress, texts, multichainAddresses, expireAt] = await Promise.all([
-          resolverAddress
+          resolver
             ? getAddress(client, {
                 name: normalized,
                 registryAddress: config.registryAddress,
-                resolverAddress,
+                resolver,
                 coinTypes: config.addressCoinTypes,
               })
             : null,
-          resolverAddress ? getTextRecords(client, { name: normalized, resolverAddress, keys: textKeys }) : [],
-          resolverAddress
-            ? getMultichainAddresses(client, {
-                name: normalized,
-                resolverAddress,
-                coinTypes: config.multichainCoinTypes,
-              })
-            : [],
+          resolver ? getTextRecords(client, { resolver, keys: textKeys }) : [],
+          resolver ? getMultichainAddresses(client, { resolver, coinTypes: config.multichainCoinTypes }) : [],
           config.baseRegistrarAddress
             ? getExpiry(client, {
                 name: normalized,
@@ -159,6 +179,11 @@ export function createEnsCompatibleProvider(config: EnsCompatibleProviderConfig)
               })
             : null,
         ]);
+        // A wildcard resolver is asked about every name below it; one that knows nothing of this name
+        // (no record at all) means the name does not exist, as for a name missing from the registry.
+        if (registry === null && ownerAddress === null && texts.length === 0 && multichainAddresses.length === 0) {
+          return null;
+        }
         const avatarRecord = texts.find((t) => t.key === 'avatar')?.value;
         return {
           name: normalized,

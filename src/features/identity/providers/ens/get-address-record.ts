@@ -1,14 +1,14 @@
 import { type Address, type Client, type Hex, zeroAddress } from 'viem';
-import { readContract } from 'viem/actions';
 import { namehash } from 'viem/ens';
 import { addrResolverAbi } from './abis.js';
 import { COIN_TYPE_ETHEREUM } from './coin-address.js';
 import { orMissing } from './errors.js';
+import type { EnsResolver } from './get-resolver.js';
+import { readResolver } from './read-resolver.js';
 
 export type GetAddressRecordParameters = {
-  /** Normalised full name. */
-  name: string;
-  resolverAddress: Address;
+  /** The name's resolver, from `getResolver` (exact, wildcard or offchain). */
+  resolver: EnsResolver;
   /** SLIP-44 / ENSIP-11 coin type; 60 is Ethereum. */
   coinType: number;
 };
@@ -21,27 +21,22 @@ export type GetAddressRecordReturnType = Hex | null;
  * `addr(bytes32,uint256)`. A resolver without that profile counts as having no record.
  *
  * @example
- * const raw = await getAddressRecord(client, { name: 'alice.eth', resolverAddress, coinType: 501 })
+ * const raw = await getAddressRecord(client, { resolver, coinType: 501 })
  * // '0x…' (32 bytes: a Solana public key) or null
  */
 export async function getAddressRecord(
   client: Client,
-  { name, resolverAddress, coinType }: GetAddressRecordParameters,
+  { resolver, coinType }: GetAddressRecordParameters,
 ): Promise<GetAddressRecordReturnType> {
-  const node = namehash(name);
+  const node = namehash(resolver.name);
   if (coinType === COIN_TYPE_ETHEREUM) {
-    const address = await orMissing(
-      readContract(client, { address: resolverAddress, abi: addrResolverAbi, functionName: 'addr', args: [node] }),
-    );
+    const address = (await orMissing(
+      readResolver(client, { resolver, abi: addrResolverAbi, functionName: 'addr', args: [node] }),
+    )) as Address | null;
     return address === null || address === zeroAddress ? null : (address.toLowerCase() as Hex);
   }
-  const data = await orMissing(
-    readContract(client, {
-      address: resolverAddress,
-      abi: addrResolverAbi,
-      functionName: 'addr',
-      args: [node, BigInt(coinType)],
-    }),
-  );
+  const data = (await orMissing(
+    readResolver(client, { resolver, abi: addrResolverAbi, functionName: 'addr', args: [node, BigInt(coinType)] }),
+  )) as Hex | null;
   return data === null || data === '0x' ? null : data;
 }

@@ -1,14 +1,14 @@
 import type { Address, Client } from 'viem';
 import { decodeCoinAddress } from './coin-address.js';
 import { getAddressRecord } from './get-address-record.js';
-import { getResolver } from './get-resolver.js';
+import { type EnsResolver, getResolver } from './get-resolver.js';
 
 export type GetAddressParameters = {
   /** Normalised full name. */
   name: string;
   registryAddress: Address;
-  /** Resolver already read from the registry, to spare the registry call; looked up when absent. */
-  resolverAddress?: Address | null;
+  /** Resolver already found by `getResolver`, to spare the registry walk; looked up when absent. */
+  resolver?: EnsResolver | null;
   /**
    * Coin types to try in order; the first set one wins. ENS on Ethereum uses `[60]`; an L2 names
    * service lists its chain's ENSIP-11 coin type first and 60 as the fallback most records carry.
@@ -19,7 +19,8 @@ export type GetAddressParameters = {
 export type GetAddressReturnType = string | null;
 
 /**
- * Forward resolution of a name: registry → resolver → address record.
+ * Forward resolution of a name: registry (ENSIP-10 walk) → resolver (directly, through the wildcard
+ * `resolve`, or offchain via CCIP-Read) → address record.
  *
  * @example
  * const address = await getAddress(client, { name: 'vitalik.eth', registryAddress })
@@ -27,13 +28,12 @@ export type GetAddressReturnType = string | null;
  */
 export async function getAddress(
   client: Client,
-  { name, registryAddress, resolverAddress, coinTypes = [60] }: GetAddressParameters,
+  { name, registryAddress, resolver: known, coinTypes = [60] }: GetAddressParameters,
 ): Promise<GetAddressReturnType> {
-  const resolver =
-    resolverAddress === undefined ? await getResolver(client, { name, registryAddress }) : resolverAddress;
+  const resolver = known === undefined ? await getResolver(client, { name, registryAddress }) : known;
   if (resolver === null) return null;
   for (const coinType of coinTypes) {
-    const raw = await getAddressRecord(client, { name, resolverAddress: resolver, coinType });
+    const raw = await getAddressRecord(client, { resolver, coinType });
     const decoded = raw === null ? null : decodeCoinAddress(coinType, raw);
     if (decoded) return decoded.address;
   }

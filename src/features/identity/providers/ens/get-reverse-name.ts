@@ -1,16 +1,16 @@
 import type { Address, Client } from 'viem';
-import { readContract } from 'viem/actions';
 import { namehash } from 'viem/ens';
 import { nameResolverAbi } from './abis.js';
 import { orMissing } from './errors.js';
 import { getResolver } from './get-resolver.js';
+import { readResolver } from './read-resolver.js';
 
 export type GetReverseNameParameters = {
   address: Address;
   registryAddress: Address;
   /**
    * Reverse namespace in the registry: `addr.reverse` for Ethereum, `<coinType hex>.reverse` for an
-   * L2 per ENSIP-19 (Basenames writes `80002105.reverse` on Base).
+   * L2 and `default.reverse` for the EVM-wide default, per ENSIP-19 (see `reverseNamespace`).
    */
   reverseNamespace?: string;
 };
@@ -18,8 +18,10 @@ export type GetReverseNameParameters = {
 export type GetReverseNameReturnType = string | null;
 
 /**
- * Reads the `name` record of `<address>.<reverseNamespace>`. Use `getPrimaryName` for a name that is
- * safe to show; this action only returns the claim.
+ * Reads the `name` record of `<address>.<reverseNamespace>`, resolved like any name (ENSIP-10 walk,
+ * CCIP-Read): `default.reverse` and the L2 namespaces on Ethereum are wildcard resolvers holding no
+ * registry node per address. Use `getPrimaryName` for a name that is safe to show; this action only
+ * returns the claim.
  *
  * @example
  * const claimed = await getReverseName(client, { address: '0xd8dA…6045', registryAddress })
@@ -33,12 +35,7 @@ export async function getReverseName(
   const resolver = await getResolver(client, { name: reverseName, registryAddress });
   if (resolver === null) return null;
   const name = await orMissing(
-    readContract(client, {
-      address: resolver,
-      abi: nameResolverAbi,
-      functionName: 'name',
-      args: [namehash(reverseName)],
-    }),
+    readResolver(client, { resolver, abi: nameResolverAbi, functionName: 'name', args: [namehash(reverseName)] }),
   );
-  return name ? name : null;
+  return typeof name === 'string' && name ? name : null;
 }

@@ -1,13 +1,13 @@
-import type { Address, Client } from 'viem';
-import { readContract } from 'viem/actions';
+import type { Client } from 'viem';
 import { namehash } from 'viem/ens';
 import { textResolverAbi } from './abis.js';
 import { orMissing } from './errors.js';
+import type { EnsResolver } from './get-resolver.js';
+import { readResolver } from './read-resolver.js';
 
 export type GetTextRecordsParameters = {
-  /** Normalised full name. */
-  name: string;
-  resolverAddress: Address;
+  /** The name's resolver, from `getResolver`. */
+  resolver: EnsResolver;
   /** ENSIP-5 keys to read; a resolver cannot list the keys it holds, so the caller names them. */
   keys: readonly string[];
 };
@@ -19,28 +19,21 @@ export type GetTextRecordsReturnType = { key: string; value: string }[];
  * them in one JSON-RPC batch; this works on chains without a Multicall3 deployment.
  *
  * @example
- * const records = await getTextRecords(client, { name: 'alice.eth', resolverAddress, keys: ['url', 'com.github'] })
+ * const records = await getTextRecords(client, { resolver, keys: ['url', 'com.github'] })
  * // [{ key: 'url', value: 'https://alice.example' }]
  */
 export async function getTextRecords(
   client: Client,
-  { name, resolverAddress, keys }: GetTextRecordsParameters,
+  { resolver, keys }: GetTextRecordsParameters,
 ): Promise<GetTextRecordsReturnType> {
-  const node = namehash(name);
+  const node = namehash(resolver.name);
   const values = await Promise.all(
     keys.map((key) =>
-      orMissing(
-        readContract(client, {
-          address: resolverAddress,
-          abi: textResolverAbi,
-          functionName: 'text',
-          args: [node, key],
-        }),
-      ),
+      orMissing(readResolver(client, { resolver, abi: textResolverAbi, functionName: 'text', args: [node, key] })),
     ),
   );
   return keys.flatMap((key, i) => {
-    const value = values[i]?.trim();
+    const value = typeof values[i] === 'string' ? values[i].trim() : undefined;
     return value ? [{ key, value }] : [];
   });
 }

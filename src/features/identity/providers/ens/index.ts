@@ -1,4 +1,5 @@
 export * from './avatar.js';
+export * from './ccip-request.js';
 export * from './coin-address.js';
 export * from './compatible-provider.js';
 export * from './errors.js';
@@ -14,4 +15,6 @@ export * from './get-reverse-name.js';
 export * from './get-text-records.js';
 export * from './normalize.js';
 export * from './provider.js';
+export * from './read-resolver.js';
+export * from './reverse-namespace.js';
 export * from './text-keys.js';

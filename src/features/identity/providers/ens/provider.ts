@@ -42,10 +42,14 @@ export interface EnsProviderOptions {
   timeoutMs?: number | undefined;
   /** Longest JSON-RPC answer read (`UPSTREAM_MAX_BODY_BYTES`). */
   maxBodyBytes?: number | undefined;
+  /** Allow CCIP-Read gateways on loopback/private networks; only tests with a loopback gateway need it. */
+  ccipAllowPrivateHosts?: boolean | undefined;
 }
 
 /**
- * ENS on Ethereum, read from the registry and resolvers directly.
+ * ENS on Ethereum, resolved client-side the way the UniversalResolver does it on chain: ENSIP-10
+ * wildcard walk, extended `resolve`, EIP-3668 CCIP-Read for offchain names, ENSIP-15 normalisation,
+ * ENSIP-19 primary names (`addr.reverse` / `<coinType>.reverse`, then `default.reverse`, verified).
  *
  * @example
  * const ens = createEnsProvider({ rpcUrl: process.env.ENS_RPC_URL })
@@ -68,11 +72,11 @@ export function createEnsProvider(options: EnsProviderOptions): NamingProvider {
     registrarName: 'eth',
     addressCoinTypes: [COIN_TYPE_ETHEREUM],
     multichainCoinTypes: KNOWN_COIN_TYPES,
-    reverseNamespaces: ['addr.reverse'],
     l2ReverseRegistrarAddress: null,
     avatarService: isMainnetRegistry ? ENS_AVATAR_SERVICE : null,
     timeoutMs: options.timeoutMs,
     maxBodyBytes: options.maxBodyBytes,
+    ccipAllowPrivateHosts: options.ccipAllowPrivateHosts ?? false,
   });
 }
 
