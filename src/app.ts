@@ -16,8 +16,12 @@ import type { RequestContext } from './platform/graphql/context.js';
 import { contextFor } from './platform/graphql/request-context.js';
 import type { SubgraphDefinition } from './platform/graphql/subgraph.js';
 import { authPlugin } from './platform/http/auth.js';
+import { cachingPlugin } from './platform/http/caching.js';
+import { corsPlugin } from './platform/http/cors.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './platform/http/error-handler.js';
 import { redactedPaths, redactKeys, requestSerializer } from './platform/http/log-redaction.js';
+import { openapiPlugin } from './platform/http/openapi.js';
+import { pagesPlugin } from './platform/http/pages/index.js';
 import { rateLimitPlugin, trustProxyOption } from './platform/http/rate-limit.js';
 import { restPlugin } from './platform/http/rest-plugin.js';
 import { createServices, type Services } from './services.js';
@@ -91,12 +95,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     limits: config.graphqlLimits,
   });
 
+  // Before auth and rate limits: a preflight carries no key and must not spend a budget.
+  await http.register(corsPlugin, { origins: config.http.corsOrigins });
   await http.register(rateLimitPlugin, { config });
   await http.register(errorHandlerPlugin);
   await http.register(authPlugin, { verify: (key: string) => verifyApiKey(db, key) });
   // After auth (it needs the partner): charging follows delivery, and Idempotency-Key replays answers.
   await http.register(deliveryPlugin);
   await http.register(idempotencyPlugin, { db, staleAfterMs: config.credits.reservationTtlMs });
+  // Before every route (swagger records routes as they are added); caching last, as it ends in compression.
+  await http.register(openapiPlugin, { operations: restRoutes, prices: supergraph.prices });
+  await http.register(pagesPlugin, { explorer: config.graphqlExplorer });
+  await http.register(cachingPlugin, { maxAgeSeconds: config.http.cacheMaxAgeSeconds });
 
   http.get('/healthz', async () => ({ status: 'ok' }));
   http.get('/readyz', async (_request, reply) => {

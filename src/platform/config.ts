@@ -25,6 +25,13 @@ export interface Config {
     costListSize: number;
   };
   bodyLimitBytes: number;
+  /** Browser-facing HTTP (src/platform/http/cors.ts, caching.ts). */
+  http: {
+    /** Origins allowed to call partner paths and /graphql from a browser (`*` = any); public paths allow any. */
+    corsOrigins: string[];
+    /** `max-age` of cacheable answers: public lookups, catalogue answers, free GraphQL GET answers. */
+    cacheMaxAgeSeconds: number;
+  };
   rateLimit: { windowMs: number; partnerMax: number; publicMax: number; failedAuthMax: number };
   /** Fastify's `trustProxy`: which hops' `X-Forwarded-For` to believe for the client address. */
   trustProxy: false | number | string[];
@@ -180,6 +187,24 @@ export function loadConfig(env: Env = process.env): Config {
     return false;
   })();
 
+  // An origin is exactly scheme://host[:port], as browsers send it in the Origin header.
+  const corsOrigins = (str('CORS_ORIGINS') ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (origin === '*') continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      problems.push(
+        `CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example.com, got "${origin}"`,
+      );
+    }
+  }
+
   const lifiUrl = url('LIFI_API_URL', ['http:', 'https:']);
   const acrossUrl = url('ACROSS_API_URL', ['http:', 'https:']);
   const config: Config = {
@@ -203,6 +228,7 @@ export function loadConfig(env: Env = process.env): Config {
       costListSize: int('GRAPHQL_COST_LIST_SIZE', 10, 1, 100_000),
     },
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
+    http: { corsOrigins, cacheMaxAgeSeconds: int('HTTP_CACHE_MAX_AGE_SECONDS', 60, 0, 86_400) },
     rateLimit: {
       windowMs: int('RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
       partnerMax: int('RATE_LIMIT_PARTNER_MAX', 600, 1, 10_000_000),

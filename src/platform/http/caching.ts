@@ -1,0 +1,67 @@
+import compress from '@fastify/compress';
+import etag from 'etag';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import fresh from 'fresh';
+
+/** Partner answers that change only with the bridge catalogue (its own TTL), not per call. */
+const CATALOGUE = new Set(['/partners/bridge/chains', '/partners/bridge/tokens']);
+
+type Kind = 'public' | 'catalogue' | 'graphql';
+
+const kindOf = (route: string | undefined): Kind | undefined => {
+  if (route === undefined) return undefined;
+  if (route.startsWith('/api/public/')) return 'public';
+  if (CATALOGUE.has(route)) return 'catalogue';
+  if (route === '/graphql') return 'graphql';
+  return undefined;
+};
+
+const addVary = (reply: FastifyReply, name: string) => {
+  const current = reply.getHeader('vary');
+  const list = typeof current === 'string' && current ? current.split(/\s*,\s*/) : [];
+  if (!list.some((v) => v.toLowerCase() === name || v === '*')) reply.header('vary', [...list, name].join(', '));
+};
+
+/** A GraphQL answer with errors says nothing stable about the data: never cache it. */
+const hasErrors = (payload: string): boolean => {
+  try {
+    return (JSON.parse(payload) as { errors?: unknown }).errors !== undefined;
+  } catch {
+    return true;
+  }
+};
+
+/**
+ * `Cache-Control`, `ETag` and 304s for answers a client may reuse, then compression.
+ *
+ * The money rule: a conditional request is still a request, so a 304 would hand out a paid answer's
+ * content (confirmed unchanged) for nothing. ETags and 304s are therefore given only to answers that
+ * charged nothing (the credit plugin marks those that hold credits). Paid catalogue answers get a
+ * private `max-age` only: the browser may keep the copy it paid for, but every request it does send is a
+ * full, charged answer.
+ *
+ * Answers keyed by caller (catalogue, /graphql) are `private` and vary by `x-api-key`; public lookups
+ * are the same for everyone and `public`. ETags are weak: compression changes the bytes, not the content.
+ */
+export const cachingPlugin = fp(async (app: FastifyInstance, { maxAgeSeconds }: { maxAgeSeconds: number }) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
+    const kind = kindOf(request.routeOptions.url);
+    if (!kind || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
+    if (kind === 'graphql' && hasErrors(payload.toString())) return payload;
+    const paid = request.delivery?.holdsCredits === true;
+    // A paid GraphQL GET may be a quote, stale within seconds: only the catalogue paths are kept paid.
+    if (paid && kind === 'graphql') return payload;
+    if (kind !== 'public') addVary(reply, 'x-api-key');
+    const scope = kind === 'public' && !paid ? 'public' : 'private';
+    reply.header('cache-control', `${scope}, max-age=${maxAgeSeconds}`);
+    if (paid) return payload;
+    reply.header('etag', etag(payload, { weak: true }));
+    if (!fresh(request.headers, { etag: reply.getHeader('etag') as string })) return payload;
+    reply.code(304);
+    return '';
+  });
+  // After the hook above, so ETags are computed on the answer, not on its compressed bytes.
+  await app.register(compress, { global: true });
+});

@@ -1,0 +1,31 @@
+import cors from '@fastify/cors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { surfaceOf } from './errors.js';
+
+/** Headers a browser script may read from an answer (CORS hides all but a few by default). */
+const EXPOSED = ['x-request-id', 'etag', 'retry-after', 'allow', 'x-credits-charged', 'x-credits-remaining'];
+
+/**
+ * Lets pages on other origins call the API. Public lookups are keyless and the same for everyone, so any
+ * origin may read them; partner paths and /graphql carry a key, so only the configured origins may.
+ * Preflights are answered in the `onRequest` hook, before authentication and before Apollo, whose CSRF
+ * prevention would otherwise refuse an OPTIONS it cannot tell from a simple request. Register it before
+ * the auth plugin.
+ */
+export const corsPlugin = fp(async (app: FastifyInstance, { origins }: { origins: string[] }) => {
+  const keyed = origins.includes('*') ? '*' : origins;
+  await app.register(cors, {
+    // An OPTIONS without Origin is no preflight, but answering it plainly beats a bare text/plain 400.
+    strictPreflight: false,
+    delegator: async (request: FastifyRequest) => {
+      const surface = surfaceOf(request.url);
+      return {
+        origin: surface === 'partner' || surface === 'graphql' ? keyed : '*',
+        exposedHeaders: EXPOSED,
+        maxAge: 600,
+        strictPreflight: false,
+      };
+    },
+  });
+});
