@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ApolloFastifyContextFunction, fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { verifyApiKey } from './features/accounts/api-keys.js';
+import { touchApiKey } from './features/accounts/key-usage.js';
 import { subgraphs } from './features/index.js';
 import { nameSchema } from './features/resolution/routes/public-schemas.js';
 import { restRoutes } from './features/routes.js';
@@ -20,9 +21,11 @@ import { cachingPlugin } from './platform/http/caching.js';
 import { corsPlugin } from './platform/http/cors.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './platform/http/error-handler.js';
 import { redactedPaths, redactKeys, requestSerializer } from './platform/http/log-redaction.js';
+import { metricsPlugin } from './platform/http/metrics.js';
 import { openapiPlugin } from './platform/http/openapi.js';
 import { pagesPlugin } from './platform/http/pages/index.js';
 import { rateLimitPlugin, trustProxyOption } from './platform/http/rate-limit.js';
+import { RequestLogController } from './platform/http/request-log.js';
 import { restPlugin } from './platform/http/rest-plugin.js';
 import { createServices, type Services } from './services.js';
 
@@ -58,6 +61,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             hooks: { streamWrite: redactKeys },
           },
     bodyLimit: config.bodyLimitBytes,
+    // Request lines carry partner, operation and credits; probes log at debug.
+    logController: new RequestLogController(),
     // Router errors (bad percent-encoding, over-long parameter) in the interface's shape with a request id.
     frameworkErrors: frameworkErrorHandler,
     // The router measures a decoded parameter in UTF-16 units, the schema in characters: leave room for a
@@ -95,11 +100,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     limits: config.graphqlLimits,
   });
 
+  // First, so that requests refused by later hooks (429, 401) are counted too.
+  if (config.metricsEnabled) await http.register(metricsPlugin, { db });
   // Before auth and rate limits: a preflight carries no key and must not spend a budget.
   await http.register(corsPlugin, { origins: config.http.corsOrigins });
   await http.register(rateLimitPlugin, { config });
   await http.register(errorHandlerPlugin);
-  await http.register(authPlugin, { verify: (key: string) => verifyApiKey(db, key) });
+  await http.register(authPlugin, {
+    verify: async (key: string) => {
+      const partner = await verifyApiKey(db, key);
+      if (partner) touchApiKey(db, partner.keyId, (err) => http.log.warn({ err }, 'could not record API key use'));
+      return partner;
+    },
+  });
   // After auth (it needs the partner): charging follows delivery, and Idempotency-Key replays answers.
   await http.register(deliveryPlugin);
   await http.register(idempotencyPlugin, { db, staleAfterMs: config.credits.reservationTtlMs });

@@ -13,6 +13,10 @@ export interface Config {
   database: { poolMax: number; acquireTimeoutMs: number; statementTimeoutMs: number };
   redisUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Prometheus metrics at /metrics. */
+  metricsEnabled: boolean;
+  /** OpenTelemetry traces are exported over OTLP/HTTP when set (the SDK is loaded only then). */
+  otelEndpoint: string | undefined;
   /** Introspection and the Apollo Sandbox landing page on /graphql. */
   graphqlExplorer: boolean;
   /** Bounds on one GraphQL operation's work, checked before it is planned (src/graphql/limits.ts). */
@@ -265,3 +269,5 @@ export function loadConfig(env: Env = process.env): Config {
   if (problems.length) throw new ConfigError(problems);
   return config;
 }
+    metricsEnabled: bool('METRICS_ENABLED', true),
+    otelEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),

@@ -1,4 +1,8 @@
-import type { ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
+import type {
+  ApolloServerPlugin,
+  GraphQLRequestContextDidResolveOperation,
+  GraphQLRequestContextWillSendResponse,
+} from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import {
   type FragmentDefinitionNode,
@@ -14,6 +18,7 @@ import {
 import { insufficientCredits, unauthenticated } from '../errors.js';
 import type { PriceTable } from '../gateway/prices.js';
 import type { RequestContext } from '../graphql/context.js';
+import { recordCharges } from '../http/metrics.js';
 import type { Charge, Reservation } from './ledger.js';
 
 export interface RootField {
@@ -117,7 +122,10 @@ export function creditsPlugin(prices: PriceTable): ApolloServerPlugin<RequestCon
           if (ctx.delivery) ctx.delivery.holdsCredits = true;
         },
         async willSendResponse(rc) {
-          if (!reservation) return;
+          if (!reservation) {
+            await announceCredits(rc, 0, 0);
+            return;
+          }
           const held = reservation;
           reservation = undefined;
           const body = rc.response.body;
@@ -130,6 +138,11 @@ export function creditsPlugin(prices: PriceTable): ApolloServerPlugin<RequestCon
             : fields
                 .filter((f) => f.price > 0 && f.responseKey in data && !failed.has(f.responseKey))
                 .map((f) => ({ operation: f.fieldName, credits: f.price }));
+          await announceCredits(
+            rc,
+            charges.reduce((sum, c) => sum + c.credits, 0),
+            held.credits,
+          );
           const ctx = rc.contextValue;
           const { ledger } = ctx.services;
           const onError = (err: unknown, attempt: number) =>
@@ -137,7 +150,7 @@ export function creditsPlugin(prices: PriceTable): ApolloServerPlugin<RequestCon
           const delivery = ctx.delivery;
           if (!delivery) {
             // Not over HTTP (an in-process call): the answer is handed over by returning it.
-            await ledger.settleReliably(held, charges, ctx.requestId, { onError });
+            if (await ledger.settleReliably(held, charges, ctx.requestId, { onError })) recordCharges(charges);
             return;
           }
           // An answer that charged nothing and carries errors is not worth replaying: a retry runs again.
@@ -145,15 +158,46 @@ export function creditsPlugin(prices: PriceTable): ApolloServerPlugin<RequestCon
           delivery.onOutcome((outcome) => {
             const answered = outcome.delivered && outcome.statusCode === 200;
             if (!(answered && keep)) delivery.forgetAnswer?.();
-            void ledger.settleReliably(held, answered ? charges : [], ctx.requestId, {
-              onError,
-              within: answered && keep ? delivery.recordAnswer : undefined,
-            });
+            void ledger
+              .settleReliably(held, answered ? charges : [], ctx.requestId, {
+                onError,
+                within: answered && keep ? delivery.recordAnswer : undefined,
+              })
+              .then((total) => {
+                if (answered && total) recordCharges(charges);
+              });
           });
         },
       };
     },
   };
+}
+
+/**
+ * Tells the caller what this answer costs before it is sent (charges settle only once it is delivered):
+ * `x-credits-charged` and, for a partner, `x-credits-remaining` (the balance once that charge settles),
+ * as headers and as the `credits` extension of a GraphQL answer.
+ */
+async function announceCredits(
+  rc: GraphQLRequestContextWillSendResponse<RequestContext>,
+  charged: number,
+  held: number,
+): Promise<void> {
+  const credits: { charged: number; remaining?: number } = { charged };
+  const partner = rc.contextValue.partner;
+  if (partner) {
+    try {
+      // The available balance still has this request's hold taken off.
+      credits.remaining = (await rc.contextValue.services.ledger.available(partner.id)) + held - charged;
+    } catch (err) {
+      // A header is not worth failing an answer the partner is about to pay for.
+      rc.contextValue.log.warn({ err }, 'could not read the balance for x-credits-remaining');
+    }
+  }
+  rc.response.http.headers.set('x-credits-charged', String(charged));
+  if (credits.remaining !== undefined) rc.response.http.headers.set('x-credits-remaining', String(credits.remaining));
+  const body = rc.response.body;
+  if (body.kind === 'single') body.singleResult.extensions = { ...body.singleResult.extensions, credits };
 }
 
 const paidNames = (fields: RootField[]) =>

@@ -15,8 +15,8 @@ const presentedKey = (request: FastifyRequest): string | undefined => {
   return Array.isArray(value) ? value[0] : value;
 };
 
-/** Probes must answer even when a caller has used up every budget. */
-const UNLIMITED = new Set(['/healthz', '/readyz']);
+/** Probes (and the metrics scraper) must answer even when a caller has used up every budget. */
+const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * Resolves `x-api-key` to a partner, then charges the request to a rate-limit bucket: the partner once the

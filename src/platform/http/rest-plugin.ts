@@ -66,7 +66,9 @@ export async function restPlugin(
         // A nullable root field answering null (rather than NOT_FOUND) still means "nothing here" on REST.
         const missing = Object.entries(data ?? {}).find(([, value]) => value === null);
         if (!data || missing) throw notFound(`Not found: ${missing?.[0] ?? 'no data'}`);
-        return route.respond(data as never);
+        // What the answer costs (set by the credit plugin): only on an answer, an error is never charged.
+        for (const [name, value] of response.http.headers) if (name.startsWith('x-credits-')) reply.header(name, value);
+        return respond(data);
       },
     });
   }

@@ -1,6 +1,7 @@
 import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, limitBody } from './body.js';
 import { type BreakerState, CircuitBreaker } from './breaker.js';
 import { UpstreamHttpError, UpstreamUnavailableError } from './errors.js';
+import { observed } from './observe.js';
 
 export type QueryValue = string | number | bigint | boolean | undefined | null;
 export type Query = Record<string, QueryValue>;
@@ -122,7 +123,15 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return step / 2 + random() * (step / 2);
   }
 
-  async function getJson<T>(urlPath: string, query: Query = {}, requestOptions: RequestOptions = {}): Promise<T> {
+  const getJson = <T>(urlPath: string, query: Query = {}, requestOptions: RequestOptions = {}): Promise<T> =>
+    observed(name, breakerState, () => call<T>(buildUrl(baseUrl, urlPath, query), undefined, requestOptions));
+
+  const postJson = <T>(urlPath: string, body: unknown, requestOptions: RequestOptions = {}): Promise<T> =>
+    observed(name, breakerState, () => call<T>(buildUrl(baseUrl, urlPath, {}), JSON.stringify(body), requestOptions));
+
+  const breakerState = () => breaker?.state ?? 'closed';
+
+  async function call<T>(url: string, body: string | undefined, requestOptions: RequestOptions): Promise<T> {
     const { signal } = requestOptions;
     if (signal?.aborted) throw signal.reason;
     const url = buildUrl(baseUrl, urlPath, query);

@@ -38,6 +38,7 @@ export const ApiKey = defineEntity({
     label: p.string().length(255).nullable(),
     createdAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
+    lastUsedAt: p.datetime().nullable(),
   },
 });
 

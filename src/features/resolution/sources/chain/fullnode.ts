@@ -1,0 +1,111 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Aptos, AptosConfig, type Client, type ClientRequest, type ClientResponse, Network } from '@aptos-labs/ts-sdk';
+import { limitedFetch } from '../../../../platform/upstream/body.js';
+import { CircuitBreaker } from '../../../../platform/upstream/breaker.js';
+import { UpstreamHttpError, UpstreamUnavailableError } from '../../../../platform/upstream/errors.js';
+
+/** Provider name in errors and logs. */
+export const FULLNODE = 'movement-fullnode';
+
+export interface FullnodeOptions {
+  /** The fullnode's REST base, e.g. `https://mainnet.movementnetwork.xyz/v1`. */
+  url: string;
+  timeoutMs: number;
+  maxBodyBytes: number;
+}
+
+/**
+ * One Movement fullnode, spoken to with `@aptos-labs/ts-sdk` (Movement serves the Aptos REST API). The
+ * SDK's own HTTP client has no timeout, no body limit and no breaker, so requests go through the
+ * provider below instead: every call is bounded by `timeoutMs` and the caller's signal, a node that
+ * keeps failing is skipped for a while, and failures are the platform's upstream errors (fast 503s).
+ */
+export class Fullnode {
+  private readonly breaker = new CircuitBreaker({ failureThreshold: 5, cooldownMs: 10_000 });
+  private readonly fetch: typeof fetch;
+  // The caller's signal reaches the provider through the SDK, which has no per-call signal of its own.
+  private readonly signals = new AsyncLocalStorage<AbortSignal | undefined>();
+  private readonly aptos: Aptos;
+
+  constructor(readonly options: FullnodeOptions) {
+    this.fetch = limitedFetch(options.maxBodyBytes) as typeof fetch;
+    const client: Client = { provider: (request) => this.send(request, this.signals.getStore()) };
+    // `network` only picks default endpoints, all overridden by `fullnode`; CUSTOM would print a note
+    // on stdout for every client.
+    this.aptos = new Aptos(new AptosConfig({ network: Network.LOCAL, fullnode: options.url, client }));
+  }
+
+  /** Runs `fn` with the SDK client; its requests also stop when `signal` aborts. */
+  call<T>(signal: AbortSignal | undefined, fn: (aptos: Aptos) => Promise<T>): Promise<T> {
+    return this.signals.run(signal, () => fn(this.aptos));
+  }
+
+  private async send<Req, Res>(request: ClientRequest<Req>, signal?: AbortSignal): Promise<ClientResponse<Res>> {
+    const admission = this.breaker.admit();
+    if (!admission.allowed) {
+      throw new UpstreamUnavailableError(FULLNODE, 'circuit_open', `${this.options.url} is failing; retrying shortly`);
+    }
+    const url = new URL(request.url);
+    for (const [key, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
+      if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+    }
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.fetch(url, {
+        method: request.method,
+        headers: { ...request.headers, accept: 'application/json' },
+        body:
+          request.body === undefined
+            ? undefined
+            : request.body instanceof Uint8Array
+              ? request.body
+              : JSON.stringify(request.body),
+        signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+      });
+      text = await response.text();
+    } catch (err) {
+      this.breaker.failure();
+      const timedOut = timeout.aborted || signal?.aborted;
+      throw new UpstreamUnavailableError(
+        FULLNODE,
+        timedOut ? 'timeout' : 'network',
+        timedOut ? `no answer from ${url.origin} in time` : `cannot reach ${url.origin}`,
+        { cause: err },
+      );
+    }
+    let data: unknown;
+    try {
+      data = text === '' ? null : JSON.parse(text);
+    } catch (err) {
+      this.breaker.failure();
+      throw new UpstreamUnavailableError(FULLNODE, 'invalid_body', `${url.origin} answered with non-JSON`, {
+        cause: err,
+      });
+    }
+    if (response.status >= 500 || response.status === 429) this.breaker.failure();
+    else this.breaker.success();
+    if (!response.ok) throw new UpstreamHttpError(FULLNODE, response.status, data, url.toString());
+    return {
+      status: response.status,
+      statusText: response.statusText,
+      data: data as Res,
+      headers: Object.fromEntries(response.headers),
+    };
+  }
+}
+
+/**
+ * A Move abort (the function ran and refused, e.g. `get_expiration` of an unregistered name): the
+ * Aptos API answers 400 with an `AptosError` body whose message names the abort. Anything else (an
+ * unknown function, a bad argument) is a configuration problem, not an absent name.
+ */
+export function isMoveAbort(err: unknown): boolean {
+  return (
+    err instanceof UpstreamHttpError &&
+    err.status === 400 &&
+    /abort/i.test(err.upstreamMessage ?? '') &&
+    !/function .* not found|could not find/i.test(err.upstreamMessage ?? '')
+  );
+}
