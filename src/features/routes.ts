@@ -1,5 +1,7 @@
 import type { RestRoute } from '../platform/http/rest-route.js';
+import { partnersKeys } from './accounts/routes/partners-keys.js';
 import { partnersStats } from './accounts/routes/partners-stats.js';
+import { partnersUsage } from './accounts/routes/partners-usage.js';
 import { partnersBridgeChains } from './bridge/routes/partners-bridge-chains.js';
 import { partnersBridgeQuote } from './bridge/routes/partners-bridge-quote.js';
 import { partnersBridgeStatus } from './bridge/routes/partners-bridge-status.js';
@@ -16,6 +18,8 @@ import { publicIdentityNames } from './resolution/routes/public-identity-names.j
 export const restRoutes: RestRoute<any>[] = [
   partnersStats,
   partnersBridgeChains,
+  partnersUsage,
+  partnersKeys,
   partnersBridgeTokens,
   partnersBridgeQuote,
   partnersBridgeStatus,

@@ -22,10 +22,29 @@ export type BridgeQuoteInput = {
   toToken: string;
 };
 
+/** Length of one usage period (UTC). */
+export type UsageGranularity =
+  | 'day'
+  | 'hour';
+
+export type PartnerKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PartnerKeysQuery = { apiKeys: Array<{ prefix: string, label: string | null, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
+
 export type PartnerStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type PartnerStatsQuery = { stats: { email: string, name: string, creditBalance: number, creditUsage: number } };
+
+export type PartnerUsageQueryVariables = Exact<{
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+  granularity?: UsageGranularity | null | undefined;
+}>;
+
+
+export type PartnerUsageQuery = { usage: { from: string, to: string, granularity: UsageGranularity, totalCredits: number, periods: Array<{ period: string, operation: string, credits: number, calls: number }> } };
 
 export type BridgeChainsQueryVariables = Exact<{ [key: string]: never; }>;
 
