@@ -158,6 +158,18 @@ export interface EnsTestbed {
   /** Deploys a stand-in ENSIP-19 L2 reverse registrar; `setL2PrimaryName` writes a claim to it. */
   deployL2ReverseRegistrar(): Promise<Address>;
   setL2PrimaryName(reverseRegistrar: Address, accountIndex: number, name: string): Promise<void>;
+  /**
+   * Deploys an ENSIP-10 wildcard resolver and sets it on `parentName` only; every name below answers
+   * `defaultAddress` unless `setWildcardRecords` gave it its own records.
+   */
+  deployWildcardResolver(parentName: string, defaultAddress: Address): Promise<Address>;
+  setWildcardRecords(wildcardResolver: Address, options: Omit<RegisterNameOptions, 'resolver'>): Promise<void>;
+  /** Deploys an EIP-3668 offchain resolver sending clients to `gatewayUrl`, set on `name`. */
+  deployOffchainResolver(name: string, gatewayUrl: string, signer: Address): Promise<Address>;
+  /** Deploys a `default.reverse` resolver (ENSIP-19) and sets it on `default.reverse`. */
+  deployDefaultReverseResolver(): Promise<Address>;
+  /** The account's default primary name, sent by the account itself. */
+  setDefaultPrimaryName(defaultReverseResolver: Address, accountIndex: number, name: string): Promise<void>;
 }
 
 /**
@@ -317,6 +329,56 @@ export async function deployEns(rpcUrl: string): Promise<EnsTestbed> {
 
     async deployL2ReverseRegistrar() {
       return deploy(await fixtureArtifact('TestL2ReverseRegistrar'));
+    },
+
+    async deployWildcardResolver(parentName, defaultAddress) {
+      const wildcard = await deploy(await fixtureArtifact('TestWildcardResolver'), [
+        namehash(parentName),
+        defaultAddress,
+      ]);
+      await setResolver(await ensureNode(parentName), wildcard);
+      return wildcard;
+    },
+
+    async setWildcardRecords(wildcard, { name, address, coinAddresses = {}, texts = {} }) {
+      const node = namehash(name);
+      const send = async (data: Hex) => mined(await deployer.sendTransaction({ to: wildcard, data }));
+      if (address)
+        await send(encodeFunctionData({ abi: resolverWriteAbi, functionName: 'setAddr', args: [node, address] }));
+      for (const [coinType, data] of Object.entries(coinAddresses)) {
+        await send(
+          encodeFunctionData({ abi: resolverWriteAbi, functionName: 'setAddr', args: [node, BigInt(coinType), data] }),
+        );
+      }
+      for (const [key, value] of Object.entries(texts)) {
+        await send(encodeFunctionData({ abi: resolverWriteAbi, functionName: 'setText', args: [node, key, value] }));
+      }
+    },
+
+    async deployOffchainResolver(name, gatewayUrl, signer) {
+      const offchain = await deploy(await fixtureArtifact('TestOffchainResolver'), [gatewayUrl, signer]);
+      await setResolver(await ensureNode(name), offchain);
+      return offchain;
+    },
+
+    async deployDefaultReverseResolver() {
+      const defaultReverse = await deploy(await fixtureArtifact('TestDefaultReverseResolver'), [
+        namehash('default.reverse'),
+      ]);
+      await setResolver(await ensureNode('default.reverse'), defaultReverse);
+      return defaultReverse;
+    },
+
+    async setDefaultPrimaryName(defaultReverseResolver, accountIndex, name) {
+      const w = wallet(accountIndex);
+      await mined(
+        await w.writeContract({
+          address: defaultReverseResolver,
+          abi: setNameAbi,
+          functionName: 'setName',
+          args: [name],
+        }),
+      );
     },
 
     async setL2PrimaryName(l2ReverseRegistrar, accountIndex, name) {

@@ -37,5 +37,6 @@ export async function readResolver(
     functionName: 'resolve',
     args: [toHex(packetToBytes(resolver.name)), data],
   });
-  return decodeFunctionResult({ abi, functionName, data: answer });
+  // `args` picks the overload (`addr(bytes32)` vs `addr(bytes32,uint256)` decode differently).
+  return decodeFunctionResult({ abi, functionName, args, data: answer } as Parameters<typeof decodeFunctionResult>[0]);
 }
