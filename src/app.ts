@@ -140,7 +140,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // No automatic HEAD: it would run (and charge) a GET query whose answer is never sent.
   http.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/graphql', handler: graphqlHandler, exposeHeadRoute: false });
 
-  await http.register(restPlugin, { routes: restRoutes, apollo, services, prices: supergraph.prices });
+  await http.register(restPlugin, {
+    routes: restRoutes,
+    apollo,
+    services,
+    prices: supergraph.prices,
+    apiSdl: supergraph.apiSdl,
+  });
 
   return {
     http,

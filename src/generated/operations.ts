@@ -89,11 +89,11 @@ export type PublicIdentityAddressQueryVariables = Exact<{
 }>;
 
 
-export type PublicIdentityAddressQuery = { nameOwner: { owner: string, resolverAddress: string | null, caip2Id: string, subNames: Array<{ name: string, address: string }> } | null };
+export type PublicIdentityAddressQuery = { nameOwner: { owner: string, resolverAddress: string | null, caip2Id: string, subIdentities: Array<{ name: string, address: string }> } | null };
 
 export type PublicIdentityAddressesQueryVariables = Exact<{
-  names: Array<string> | string;
   caip2Id: string;
+  names: Array<string> | string;
 }>;
 
 

@@ -1,11 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { parse } from 'graphql';
+import { buildSchema, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartner } from '../../src/features/accounts/partners.js';
 import { subgraphs } from '../../src/features/index.js';
 import { restRoutes } from '../../src/features/routes.js';
 import { buildSupergraph } from '../../src/platform/gateway/supergraph.js';
+import { deriveRoute } from '../../src/platform/http/rest-plugin.js';
 import type { RestRoute } from '../../src/platform/http/rest-route.js';
 import { importNamesFile, NAMES_FILE } from '../fixtures/mns/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -186,6 +187,9 @@ const encode = (value: string): string =>
   chance(0.08) ? pick(['%zz', '%', '%E0%A4%A', '%C3%28', '%ED%A0%80', '%FF', '%00']) : encodeURIComponent(value);
 
 // ── routes and their parameters, read from the route table ─────────────────────────────────────────────
+// The parameters' schemas are derived from the GraphQL operations, as the app derives them.
+const api = buildSchema(buildSupergraph(subgraphs).apiSdl);
+const schemaOf = (route: RestRoute<unknown>) => deriveRoute(api, route).schema;
 const propsOf = (schema: unknown): string[] =>
   Object.keys((schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
 
@@ -236,13 +240,13 @@ function restCase(n: number, route: RestRoute<unknown>): Case {
   let url = route.url;
 
   // Path parameters (metadata/:name)
-  for (const param of propsOf(route.schema.params)) {
+  for (const param of propsOf(schemaOf(route).params)) {
     const value = chance(0.7) ? hostile(param) : plausible(param);
     echoes.push(value);
     url = url.replace(`:${param}`, value === '' ? '' : encode(value));
   }
 
-  const query = propsOf(route.schema.querystring);
+  const query = propsOf(schemaOf(route).querystring);
   const parts: string[] = [];
   for (const param of query) {
     const r = random();
@@ -261,7 +265,7 @@ function restCase(n: number, route: RestRoute<unknown>): Case {
   if (parts.length) url += `?${parts.join('&')}`;
 
   const request: Case['request'] = { method, url, headers };
-  const bodyProps = propsOf(route.schema.body);
+  const bodyProps = propsOf(schemaOf(route).body);
   if (bodyProps.length && method !== 'GET' && method !== 'HEAD') {
     const r = random();
     if (r < 0.12) {

@@ -1,12 +1,20 @@
 import type { ApolloServer } from '@apollo/server';
-import type { FastifyInstance } from 'fastify';
-import { type GraphQLFormattedError, Kind, type OperationDefinitionNode, parse } from 'graphql';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import {
+  buildSchema,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+} from 'graphql';
 import { rootFields } from '../credits/plugin.js';
 import { AppError, ErrorCode, httpStatusOf, notFound } from '../errors.js';
 import type { PriceTable } from '../gateway/prices.js';
 import type { RequestContext } from '../graphql/context.js';
 import { contextFor } from '../graphql/request-context.js';
 import type { Services } from '../services.js';
+import { dataSchema, inputSchema, type JsonSchema, nonNull, schemaAt } from './graphql-json-schema.js';
 import type { RestRoute } from './rest-route.js';
 
 /** The error a REST answer stands for: the GraphQL answer's first error, by its code. */
@@ -22,18 +30,74 @@ export function errorOf(errors: readonly GraphQLFormattedError[]): AppError {
   );
 }
 
+type Request = { query: unknown; body: unknown; params: unknown };
+
+const valueAt = (data: unknown, path: string): unknown =>
+  path.split('.').reduce((value, key) => (value as Record<string, unknown>)[key], data);
+
+/**
+ * A route's Fastify schema and its mapping to and from GraphQL, derived from its operation against the
+ * API schema: the REST shapes are the GraphQL types, not a second declaration of them.
+ */
+export function deriveRoute(api: GraphQLSchema, route: RestRoute<unknown>) {
+  // Parsed once at start-up: a malformed operation fails the boot, not a request.
+  const operation = parse(route.operation).definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  if (!operation) throw new Error(`REST route ${route.url} has no operation`);
+  const data = dataSchema(api, operation);
+  // A root field answering null is a 404 before the body is built.
+  const at = (path: string) => (path.includes('.') ? schemaAt(data, path) : nonNull(schemaAt(data, path)));
+  const { body } = route;
+  let response: JsonSchema;
+  let respond = route.respond?.bind(route) as ((data: unknown) => unknown) | undefined;
+  if (typeof body === 'function') {
+    response = body(at);
+  } else if (typeof body === 'string') {
+    response = at(body);
+    respond ??= (d) => valueAt(d, body);
+  } else {
+    const paths = Object.entries(body);
+    response = {
+      type: 'object',
+      required: paths.map(([key]) => key),
+      properties: Object.fromEntries(paths.map(([key, path]) => [key, at(path)])),
+    };
+    respond ??= (d) => Object.fromEntries(paths.map(([key, path]) => [key, valueAt(d, path)]));
+  }
+  if (!respond) throw new Error(`REST route ${route.url} shapes its body itself, so it needs respond()`);
+  const schema: FastifySchema = { response: { 200: response, ...route.errors } };
+  let variables = route.variables?.bind(route) as ((request: Request) => unknown) | undefined;
+  if (route.input) {
+    const { from, variable, constraints } = route.input;
+    const parameters = inputSchema(api, operation, { variable, body: from === 'body', constraints });
+    schema[from === 'query' ? 'querystring' : from] = parameters;
+    // Only the declared parameters: an unknown one is ignored, as it always was, not a GraphQL error.
+    const names = Object.keys(parameters.properties ?? {});
+    variables ??= (request) => {
+      const given = (request[from] ?? {}) as Record<string, unknown>;
+      const picked = Object.fromEntries(names.filter((n) => given[n] !== undefined).map((n) => [n, given[n]]));
+      return variable ? { [variable]: picked } : picked;
+    };
+  }
+  return { operation, schema, respond, variables: variables ?? (() => ({})) };
+}
+
 /** Mounts the REST route table; each route executes its GraphQL operation through the gateway. */
 export async function restPlugin(
   app: FastifyInstance,
-  opts: { routes: RestRoute<unknown>[]; apollo: ApolloServer<RequestContext>; services: Services; prices: PriceTable },
+  opts: {
+    routes: RestRoute<unknown>[];
+    apollo: ApolloServer<RequestContext>;
+    services: Services;
+    prices: PriceTable;
+    /** The composed API schema, which the REST shapes are derived from. */
+    apiSdl: string;
+  },
 ) {
+  const api = buildSchema(opts.apiSdl);
   for (const route of opts.routes) {
-    // Parsed once at start-up: a malformed operation fails the boot, not a request.
-    const document = parse(route.operation);
-    const operation = document.definitions.find(
-      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-    );
-    if (!operation) throw new Error(`REST route ${route.url} has no operation`);
+    const { operation, schema, respond, variables } = deriveRoute(api, route);
     const paid = rootFields(operation, {}, {}, opts.prices).some((f) => f.price > 0);
     if (paid && route.method === 'GET') {
       // HEAD would run the paid operation and send no answer: refuse it rather than charge for nothing.
@@ -54,10 +118,10 @@ export async function restPlugin(
       method: route.method,
       url: route.url,
       exposeHeadRoute: !paid,
-      schema: route.schema,
-      handler: async (request) => {
+      schema,
+      handler: async (request, reply) => {
         const response = await opts.apollo.executeOperation(
-          { query: route.operation, variables: route.variables(request) },
+          { query: route.operation, variables: variables(request) as Record<string, unknown> },
           { contextValue: contextFor(request, opts.services, route.label) },
         );
         if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');

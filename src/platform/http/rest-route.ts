@@ -1,4 +1,4 @@
-import type { FastifySchema } from 'fastify';
+import type { Constraints, JsonSchema } from './graphql-json-schema.js';
 
 /**
  * One documented REST path, mapped onto one GraphQL operation of the supergraph. The operation runs
@@ -10,13 +10,28 @@ export interface RestRoute<TData = Record<string, unknown>, TVariables = Record<
   url: string;
   /** Names the operation in credit messages. */
   label: string;
-  /** Fastify JSON schemas: validate input (a free 400) and serialise the answer. */
-  schema: FastifySchema;
   /** GraphQL operation text (static, so codegen can read it). */
   operation: string;
-  variables(input: { query: unknown; body: unknown; params: unknown }): TVariables;
-  /** The REST body for the operation's data; a root field answering null has already become a 404. */
-  respond(data: AnsweredData<TData>): unknown;
+  /**
+   * Where the parameters arrive. Their JSON schema (a free 400) is derived from the operation's variables,
+   * or from the fields of the input-object `variable`; `constraints` only adds bounds types cannot say.
+   */
+  input?: { from: 'query' | 'body' | 'params'; variable?: string; constraints?: Constraints };
+  /**
+   * Where the REST body sits in the operation's data: a path (`stats`, `nameMetadata.metadata`), an object
+   * of named paths (`{chains: 'bridgeChains'}`), or — for a body GraphQL does not shape — a function of
+   * the data's derived JSON schema. The response schema (the serialiser) follows from it.
+   */
+  body: string | Record<string, string> | ((at: (path: string) => JsonSchema) => JsonSchema);
+  /** Error bodies, in the interface's shape rather than GraphQL's. */
+  errors?: Record<string, JsonSchema>;
+  /** GraphQL variables from the request; by default the declared parameters (see `input`) as they arrive. */
+  variables?(input: { query: unknown; body: unknown; params: unknown }): TVariables;
+  /**
+   * The REST body for the operation's data, when it is not the data at `body`'s path(s); a root field
+   * answering null has already become a 404.
+   */
+  respond?(data: AnsweredData<TData>): unknown;
 }
 
 /**
@@ -33,4 +48,6 @@ export const defineRoute = <TData, TVariables>(route: RestRoute<TData, TVariable
 export const partnerErrorSchema = {
   type: 'object',
   properties: { statusCode: { type: 'integer' }, message: { type: 'string' }, error: { type: 'string' } },
-} as const;
+};
+
+export const partnerErrors = { '4xx': partnerErrorSchema, '5xx': partnerErrorSchema };

@@ -8,25 +8,10 @@ export const partnersStats = defineRoute<Data, PartnerStatsQueryVariables>({
   method: 'GET',
   url: '/partners/stats',
   label: 'GET /partners/stats',
-  schema: {
-    response: {
-      200: {
-        type: 'object',
-        required: ['email', 'name', 'creditBalance', 'creditUsage'],
-        properties: {
-          email: { type: 'string' },
-          name: { type: 'string' },
-          creditBalance: { type: 'number' },
-          creditUsage: { type: 'number' },
-        },
-      },
-    },
-  },
   operation: /* GraphQL */ `
     query PartnerStats {
       stats { email name creditBalance creditUsage }
     }
   `,
-  variables: () => ({}),
-  respond: (data) => data.stats,
+  body: 'stats',
 });

@@ -1,6 +1,5 @@
 import type { BridgeChainsQuery, BridgeChainsQueryVariables } from '../../../generated/operations.js';
-import { defineRoute, partnerErrorSchema } from '../../../platform/http/rest-route.js';
-import { chainSchema } from './partners-bridge-schemas.js';
+import { defineRoute, partnerErrors } from '../../../platform/http/rest-route.js';
 
 type Data = BridgeChainsQuery;
 
@@ -9,18 +8,11 @@ export const partnersBridgeChains = defineRoute<Data, BridgeChainsQueryVariables
   method: 'GET',
   url: '/partners/bridge/chains',
   label: 'GET /partners/bridge/chains',
-  schema: {
-    response: {
-      200: { type: 'object', required: ['chains'], properties: { chains: { type: 'array', items: chainSchema } } },
-      '4xx': partnerErrorSchema,
-      '5xx': partnerErrorSchema,
-    },
-  },
+  errors: partnerErrors,
   operation: /* GraphQL */ `
     query BridgeChains {
       bridgeChains { caip2Id name nativeToken logoURI isBridgeSupported }
     }
   `,
-  variables: () => ({}),
-  respond: (data) => ({ chains: data.bridgeChains }),
+  body: { chains: 'bridgeChains' },
 });

@@ -1,6 +1,5 @@
 import type { BridgeStatusQuery, BridgeStatusQueryVariables } from '../../../generated/operations.js';
-import { defineRoute, partnerErrorSchema } from '../../../platform/http/rest-route.js';
-import { statusSchema } from './partners-bridge-schemas.js';
+import { defineRoute, partnerErrors } from '../../../platform/http/rest-route.js';
 
 type Data = BridgeStatusQuery;
 
@@ -13,18 +12,12 @@ export const partnersBridgeStatus = defineRoute<Data, BridgeStatusQueryVariables
   method: 'GET',
   url: '/partners/bridge/status',
   label: 'GET /partners/bridge/status',
-  schema: {
-    querystring: {
-      type: 'object',
-      required: ['txHash'],
-      properties: {
-        txHash: { type: 'string', minLength: 1, maxLength: 200 },
-        bridge: { type: 'string', maxLength: 64 },
-        routeId: { type: 'string', maxLength: 64 },
-      },
-    },
-    response: { 200: statusSchema, '4xx': partnerErrorSchema, '5xx': partnerErrorSchema },
+  input: {
+    from: 'query',
+    constraints: { txHash: { minLength: 1, maxLength: 200 }, bridge: { maxLength: 64 }, routeId: { maxLength: 64 } },
   },
+  errors: partnerErrors,
+  body: 'bridgeStatus',
   operation: /* GraphQL */ `
     query BridgeStatus($txHash: String!, $bridge: String, $routeId: ID) {
       bridgeStatus(txHash: $txHash, bridge: $bridge, routeId: $routeId) {
@@ -34,10 +27,6 @@ export const partnersBridgeStatus = defineRoute<Data, BridgeStatusQueryVariables
       }
     }
   `,
-  variables: ({ query }) => {
-    const q = query as { txHash: string; bridge?: string; routeId?: string };
-    return { txHash: q.txHash, bridge: q.bridge || null, routeId: q.routeId || null };
-  },
   respond: ({ bridgeStatus: s }) => ({
     ...s,
     // The spec's answer always has a toTx object: clients read its fields without checking. Before the

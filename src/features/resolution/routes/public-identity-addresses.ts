@@ -2,10 +2,18 @@ import type {
   PublicIdentityAddressesQuery,
   PublicIdentityAddressesQueryVariables,
 } from '../../../generated/operations.js';
+import { type JsonSchema, orNull } from '../../../platform/http/graphql-json-schema.js';
 import { defineRoute, type RestRoute } from '../../../platform/http/rest-route.js';
-import { caip2IdSchema, errorResponses, nameSchema, nullableString, PUBLIC_MAX_BATCH } from './public-schemas.js';
+import { caip2IdSchema, errorResponses, nameSchema, PUBLIC_MAX_BATCH } from './public-schemas.js';
 
 type Data = PublicIdentityAddressesQuery;
+
+/** A NameOwner whose every field is there and may be null: how an unregistered name keeps its place. */
+const ownerOrNulls = ({ properties = {} }: JsonSchema): JsonSchema => ({
+  type: 'object',
+  required: Object.keys(properties),
+  properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, orNull(v)])),
+});
 
 /**
  * `{caip2Id, names}` → `{data: [{owner, resolverAddress}]}`, one entry per name in input order. A name
@@ -17,42 +25,21 @@ const addressesRoute = (url: string): RestRoute<Data> =>
     method: 'POST',
     url,
     label: `POST ${url}`,
-    schema: {
-      body: {
-        type: 'object',
-        required: ['caip2Id', 'names'],
-        properties: {
-          caip2Id: caip2IdSchema,
-          names: { type: 'array', maxItems: PUBLIC_MAX_BATCH, items: nameSchema },
-        },
-      },
-      response: {
-        200: {
-          type: 'object',
-          required: ['data'],
-          properties: {
-            data: {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['owner', 'resolverAddress'],
-                properties: { owner: nullableString, resolverAddress: nullableString },
-              },
-            },
-          },
-        },
-        ...errorResponses,
-      },
+    input: {
+      from: 'body',
+      constraints: { caip2Id: caip2IdSchema, names: { maxItems: PUBLIC_MAX_BATCH, items: nameSchema } },
     },
+    errors: errorResponses,
+    body: (at) => ({
+      type: 'object',
+      required: ['data'],
+      properties: { data: { type: 'array', items: ownerOrNulls(at('nameOwners').items ?? {}) } },
+    }),
     operation: /* GraphQL */ `
-      query PublicIdentityAddresses($names: [String!]!, $caip2Id: String!) {
+      query PublicIdentityAddresses($caip2Id: String!, $names: [String!]!) {
         nameOwners(names: $names, caip2Id: $caip2Id) { owner resolverAddress }
       }
     `,
-    variables: ({ body }) => {
-      const b = body as { names: string[]; caip2Id: string };
-      return { names: b.names, caip2Id: b.caip2Id };
-    },
     respond: ({ nameOwners }) => ({
       data: nameOwners.map((o) => ({ owner: o?.owner ?? null, resolverAddress: o?.resolverAddress ?? null })),
     }),

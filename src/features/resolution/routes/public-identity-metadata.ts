@@ -12,31 +12,12 @@ export const publicIdentityMetadata = defineRoute<Data, PublicIdentityMetadataQu
   method: 'GET',
   url: '/api/public/identity/metadata/:name',
   label: 'GET /api/public/identity/metadata/:name',
-  schema: {
-    params: { type: 'object', required: ['name'], properties: { name: nameSchema } },
-    response: {
-      200: {
-        type: 'object',
-        required: ['metadata'],
-        properties: {
-          metadata: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['key', 'value'],
-              properties: { key: { type: 'string' }, value: { type: 'string' } },
-            },
-          },
-        },
-      },
-      ...errorResponses,
-    },
-  },
+  input: { from: 'params', constraints: { name: nameSchema } },
+  errors: errorResponses,
+  body: { metadata: 'nameMetadata.metadata' },
   operation: /* GraphQL */ `
     query PublicIdentityMetadata($name: String!) {
       nameMetadata(name: $name) { metadata { key value } }
     }
   `,
-  variables: ({ params }) => ({ name: (params as { name: string }).name }),
-  respond: (data) => ({ metadata: data.nameMetadata.metadata }),
 });

@@ -9,29 +9,12 @@ export const publicIdentityName = defineRoute<Data, PublicIdentityNameQueryVaria
   method: 'GET',
   url: '/api/public/identity/name',
   label: 'GET /api/public/identity/name',
-  schema: {
-    querystring: {
-      type: 'object',
-      required: ['address', 'caip2Id'],
-      properties: { address: addressSchema, caip2Id: caip2IdSchema },
-    },
-    response: {
-      200: {
-        type: 'object',
-        required: ['name', 'owner'],
-        properties: { name: { type: 'string' }, owner: { type: 'string' } },
-      },
-      ...errorResponses,
-    },
-  },
+  input: { from: 'query', constraints: { address: addressSchema, caip2Id: caip2IdSchema } },
+  errors: errorResponses,
+  body: 'primaryName',
   operation: /* GraphQL */ `
     query PublicIdentityName($address: String!, $caip2Id: String!) {
       primaryName(address: $address, caip2Id: $caip2Id) { name owner }
     }
   `,
-  variables: ({ query }) => {
-    const q = query as { address: string; caip2Id: string };
-    return { address: q.address, caip2Id: q.caip2Id };
-  },
-  respond: (data) => data.primaryName,
 });

@@ -1,4 +1,5 @@
 import type { PublicIdentityNamesQuery, PublicIdentityNamesQueryVariables } from '../../../generated/operations.js';
+import type { JsonSchema } from '../../../platform/http/graphql-json-schema.js';
 import { defineRoute } from '../../../platform/http/rest-route.js';
 import { addressSchema, caip2IdSchema, errorResponses, PUBLIC_MAX_BATCH } from './public-schemas.js';
 
@@ -12,43 +13,27 @@ export const publicIdentityNames = defineRoute<Data, PublicIdentityNamesQueryVar
   method: 'POST',
   url: '/api/public/identity/names',
   label: 'POST /api/public/identity/names',
-  schema: {
-    body: {
+  input: {
+    from: 'body',
+    // caip2Id is nullable, so optional as in the published client's types: absent or null means every network.
+    constraints: { caip2Id: caip2IdSchema, addresses: { maxItems: PUBLIC_MAX_BATCH, items: addressSchema } },
+  },
+  errors: errorResponses,
+  // A map from each address as sent to the rest of its PrimaryName.
+  body: (at) => {
+    const { address: _key, ...properties } = (at('primaryNames').items as JsonSchema).properties ?? {};
+    const entry = { type: 'object', required: Object.keys(properties), properties };
+    return {
       type: 'object',
-      required: ['addresses'],
-      properties: {
-        // Optional in the published client's types; absent or null means every network.
-        caip2Id: { anyOf: [caip2IdSchema, { type: 'null' }] },
-        addresses: { type: 'array', maxItems: PUBLIC_MAX_BATCH, items: addressSchema },
-      },
-    },
-    response: {
-      200: {
-        type: 'object',
-        required: ['data'],
-        properties: {
-          data: {
-            type: 'object',
-            additionalProperties: {
-              type: 'object',
-              required: ['name', 'owner'],
-              properties: { name: { type: 'string' }, owner: { type: 'string' } },
-            },
-          },
-        },
-      },
-      ...errorResponses,
-    },
+      required: ['data'],
+      properties: { data: { type: 'object', additionalProperties: entry } },
+    };
   },
   operation: /* GraphQL */ `
     query PublicIdentityNames($addresses: [String!]!, $caip2Id: String) {
       primaryNames(addresses: $addresses, caip2Id: $caip2Id) { address name owner }
     }
   `,
-  variables: ({ body }) => {
-    const b = body as { addresses: string[]; caip2Id?: string };
-    return { addresses: b.addresses, caip2Id: b.caip2Id ?? null };
-  },
   respond: ({ primaryNames }) => {
     const data: Record<string, { name: string; owner: string }> = {};
     for (const p of primaryNames) data[p.address] = { name: p.name, owner: p.owner };
