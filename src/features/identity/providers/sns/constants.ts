@@ -24,6 +24,13 @@ export const NAME_TOKENIZER_ID = new PublicKey('nftD3vbNkNqfj2Sd3HZwbpw4BxxKWr4A
 /** SPL Token program, owner of the token accounts that hold a tokenized domain's NFT. */
 export const TOKEN_PROGRAM_ID = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
 
+/**
+ * Central state of the SNS Records program (`HP3D4D1ZCmohQGFVms2SS4LCANgJyksBf5s1F77FuFjZ`, SNS-IP 3): the
+ * class and owner of every Records V2 account (sns-records `program/src/cpi.rs` creates them so), published
+ * as `CENTRAL_STATE_SNS_RECORDS` in `@bonfida/sns-records`.
+ */
+export const SNS_RECORDS_CENTRAL_STATE = new PublicKey('2pMnqHvei2N5oDcVGCRdZx48gqti199wr5CsyTTafsbo');
+
 /** Prefix the name program hashes in front of every name (`sha256(prefix + name)`). */
 export const HASH_PREFIX = 'SPL Name Service';
 

@@ -1,6 +1,6 @@
-import { Keypair, type PublicKey } from '@solana/web3.js';
+import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SnsFixtures } from '../../../../../test/fixtures/sns/sns-fixtures.js';
+import { SnsFixtures, solanaValidation, Validation } from '../../../../../test/fixtures/sns/sns-fixtures.js';
 import { type SolanaRpcStandin, startSolanaRpcStandin } from '../../../../../test/support/solana-rpc-standin.js';
 import { UpstreamError } from '../../../../platform/upstream/status.js';
 import { createSnsProvider } from './provider.js';
@@ -11,7 +11,12 @@ let sns: SnsFixtures;
 const alice = Keypair.generate();
 const bob = Keypair.generate();
 const carol = Keypair.generate();
+const dave = Keypair.generate();
+const erin = Keypair.generate();
 let aliceKey: PublicKey;
+/** Bonfida's guardian for `url` records (`GUARDIANS` in `@bonfida/spl-name-service`). */
+const URL_GUARDIAN = new PublicKey('ExXjtfdQe8JacoqP9Z535WzQKjF4CzW1TTRKRgpxvya3');
+const DAVE_ETH = Buffer.from('d8da6bf26964af9d7eed9e03e53415d37aa96045', 'hex');
 
 beforeAll(async () => {
   rpc = await startSolanaRpcStandin();
@@ -43,6 +48,29 @@ beforeAll(async () => {
 
   const nftKey = sns.domain('nft', carol.publicKey);
   sns.tokenize(nftKey, alice.publicKey);
+
+  // Records V2, as current SNS apps write them. Dave bought `vtwo.sol` from Carol: Carol's V2 records
+  // are stale. Where a record has a valid V2 account it wins over V1; a stale one falls back to V1.
+  const vtwoKey = sns.domain('vtwo', dave.publicKey);
+  const fresh = { staleness: solanaValidation(dave.publicKey) };
+  const stale = { staleness: solanaValidation(carol.publicKey) };
+  sns.recordV2(vtwoKey, 'SOL', erin.publicKey.toBytes(), { ...fresh, roa: solanaValidation(erin.publicKey) });
+  sns.recordV2(vtwoKey, 'ETH', DAVE_ETH, { ...fresh, roa: { validation: Validation.Ethereum, id: DAVE_ETH } });
+  sns.recordV2(vtwoKey, 'url', 'https://dave.example', { ...fresh, roa: solanaValidation(URL_GUARDIAN) });
+  sns.recordV2(vtwoKey, 'twitter', 'dave_v2', fresh);
+  sns.record(vtwoKey, 'twitter', 'dave_v1', dave.publicKey);
+  sns.recordV2(vtwoKey, 'github', 'carol-gh', stale);
+  sns.record(vtwoKey, 'github', 'dave-gh', dave.publicKey);
+  sns.recordV2(vtwoKey, 'email', 'carol@example.com', stale);
+  sns.recordV2(vtwoKey, 'pic', 'https://img.example/carol.png', stale);
+  // Discord has no right of association to prove: a fresh staleness id is all it needs.
+  sns.recordV2(vtwoKey, 'discord', 'dave#0002', fresh);
+  // Carol's SOL V2 record, left behind when she sold the domain, must not redirect Dave's payments.
+  const soldV2Key = sns.domain('soldvtwo', dave.publicKey);
+  sns.recordV2(soldV2Key, 'SOL', erin.publicKey.toBytes(), { ...stale, roa: solanaValidation(erin.publicKey) });
+  // A V2 SOL record whose target never signed (no right of association) is ignored as well.
+  const unsignedKey = sns.domain('unsigned', dave.publicKey);
+  sns.recordV2(unsignedKey, 'SOL', erin.publicKey.toBytes(), fresh);
 });
 
 afterAll(async () => {
@@ -96,6 +124,12 @@ describe('createSnsProvider', () => {
       expect(await provider().resolve('sold.sol')).toBe(carol.publicKey.toBase58());
     });
 
+    it('prefers a fresh SOL V2 record its target signed; a stale or unsigned one falls back to the owner', async () => {
+      expect(await provider().resolve('vtwo.sol')).toBe(erin.publicKey.toBase58());
+      expect(await provider().resolve('soldvtwo.sol')).toBe(dave.publicKey.toBase58());
+      expect(await provider().resolve('unsigned.sol')).toBe(dave.publicKey.toBase58());
+    });
+
     it('answers the NFT holder of a tokenized domain, not the tokenizer that owns the registry', async () => {
       expect(await provider().resolve('nft.sol')).toBe(alice.publicKey.toBase58());
     });
@@ -145,6 +179,29 @@ describe('createSnsProvider', () => {
           { key: 'email', value: 'alice@example.com', type: 'email' },
           { key: 'twitter', value: 'alice_sol', type: 'social' },
           { key: 'github', value: 'alice-gh', type: 'social' },
+        ],
+      });
+    });
+
+    it('reads Records V2 first, ignores stale ones and falls back to V1', async () => {
+      const record = await provider().records('vtwo.sol');
+      expect(record).toEqual({
+        name: 'vtwo.sol',
+        ownerAddress: erin.publicKey.toBase58(),
+        caip2Id: 'solana:mainnet-beta',
+        // Carol's picture is stale and Dave has none.
+        avatar: null,
+        expireAt: null,
+        registeredAt: null,
+        multichainAddresses: [
+          { address: erin.publicKey.toBase58(), caip2Id: 'solana:mainnet-beta' },
+          { address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', caip2Id: 'eip155:1' },
+        ],
+        txtRecords: [
+          { key: 'url', value: 'https://dave.example', type: 'url' },
+          { key: 'twitter', value: 'dave_v2', type: 'social' },
+          { key: 'github', value: 'dave-gh', type: 'social' },
+          { key: 'discord', value: 'dave#0002', type: 'social' },
         ],
       });
     });
