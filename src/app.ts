@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { verifyApiKey } from './features/accounts/api-keys.js';
 import { touchApiKey } from './features/accounts/key-usage.js';
 import { subgraphs } from './features/index.js';
+import { indexerLag } from './features/resolution/indexer/index.js';
 import { nameSchema } from './features/resolution/routes/public-schemas.js';
 import { restRoutes } from './features/routes.js';
 import type { Config } from './platform/config.js';
@@ -131,8 +132,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const subgraphs = await unreachableSubgraphs(config.subgraphUrls);
     if (subgraphs.length) return reply.code(503).send({ status: 'subgraph unreachable', subgraphs });
     // Without Redis, limits still hold per process: serve, but say so.
-    if ((await http.rateLimits.counters.probe()) === 'unreachable') return { status: 'degraded', redis: 'unreachable' };
-    return { status: 'ready' };
+    // The MNS indexer's lag is detail, not readiness: a lagging index still answers.
+    const lag = await indexerLag(db).catch(() => []);
+    const mnsIndexer = lag.length ? { mnsIndexer: lag } : {};
+    if ((await http.rateLimits.counters.probe()) === 'unreachable')
+      return { status: 'degraded', redis: 'unreachable', ...mnsIndexer };
+    return { status: 'ready', ...mnsIndexer };
   });
 
   const graphqlContext: ApolloFastifyContextFunction<RequestContext> = async (request) => contextFor(request, services);

@@ -4,6 +4,7 @@ import { NameIndex } from './features/identity/name-index.js';
 import { namingProvidersFromConfig } from './features/identity/provider-registry.js';
 import { createMnsProvider } from './features/identity/providers/mns/provider.js';
 import { IdentitySearch } from './features/identity/search.js';
+import { indexerFromConfig } from './features/resolution/indexer/index.js';
 import type { Config } from './platform/config.js';
 import { sweepIdempotencyRecords } from './platform/credits/idempotency.js';
 import { CreditLedger } from './platform/credits/ledger.js';
@@ -41,6 +42,10 @@ export async function createServices(config: Config, db: Database, log: Logger):
 
   const bridge = createBridgeService(config, db, log);
 
+  // MNS_INDEXER runs the indexer in this process; `npm run indexer` is the separate-process way.
+  const indexer = config.mnsChain.indexer.inServer ? indexerFromConfig(config, db, log) : null;
+  indexer?.start(config.mnsChain.indexer.intervalMs);
+
   return {
     config,
     db,
@@ -54,6 +59,7 @@ export async function createServices(config: Config, db: Database, log: Logger):
       // Answers already delivered must be charged before the connections close.
       await ledger.whenSettled();
       clearInterval(indexSweeper);
+      await indexer?.stop();
     },
   };
 }

@@ -66,6 +66,15 @@ export interface Config {
     /** How long names resolved from other providers stay in the local search index. */
     indexTtlSeconds: number;
   };
+  /** MNS read from Movement fullnodes (src/features/resolution/sources/chain, indexer/). */
+  mnsChain: {
+    /** Fullnode REST base URL (…/v1) per Movement network reference (126, 177, 250). */
+    rpcUrls: Record<string, string>;
+    moduleAddress: string | undefined;
+    /** View functions, as `module::function` under `moduleAddress`. */
+    functions: { target: string; owner: string; expiration: string; primary: string };
+    indexer: { inServer: boolean; intervalMs: number; pageSize: number; startVersion: string };
+  };
   bridge: {
     lifi: { enabled: boolean; baseUrl: string | undefined; apiKey: string | undefined };
     across: { enabled: boolean; baseUrl: string | undefined };
@@ -209,6 +218,43 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  const movementRpcUrls: Record<string, string> = {};
+  for (const network of ['126', '177', '250']) {
+    const value = url(`MOVEMENT_RPC_URL_${network}`, ['http:', 'https:']);
+    if (value) movementRpcUrls[network] = value;
+  }
+  const mnsModuleAddress = str('MNS_MODULE_ADDRESS');
+  if (mnsModuleAddress !== undefined && !/^0x[0-9a-fA-F]{1,64}$/.test(mnsModuleAddress)) {
+    problems.push(
+      `MNS_MODULE_ADDRESS must be a Movement address (0x and 1 to 64 hex digits), got "${mnsModuleAddress}"`,
+    );
+  }
+  if (Object.keys(movementRpcUrls).length && mnsModuleAddress === undefined) {
+    problems.push('MNS_MODULE_ADDRESS is required when a MOVEMENT_RPC_URL_<network> is set');
+  }
+  // Defaults are the Aptos Names router's view functions, which the MNS module derives from.
+  const mnsFunctions = {
+    target: 'router::get_target_addr',
+    owner: 'router::get_owner_addr',
+    expiration: 'router::get_expiration',
+    primary: 'router::get_primary_name',
+  };
+  for (const pair of (str('MNS_VIEW_FUNCTIONS') ?? '').split(',').filter((p) => p.trim())) {
+    const [key = '', fn = ''] = pair.split('=').map((part) => part.trim());
+    if (!(key in mnsFunctions) || !/^[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*$/.test(fn)) {
+      problems.push(
+        `MNS_VIEW_FUNCTIONS must be a comma-separated list of <target|owner|expiration|primary>=<module>::<function>, got "${pair}"`,
+      );
+    } else mnsFunctions[key as keyof typeof mnsFunctions] = fn;
+  }
+  if (bool('MNS_INDEXER', false) && !Object.keys(movementRpcUrls).length) {
+    problems.push('MNS_INDEXER needs at least one MOVEMENT_RPC_URL_<network> to read from');
+  }
+  const mnsStartVersion = str('MNS_INDEXER_START_VERSION') ?? '0';
+  if (!/^\d{1,20}$/.test(mnsStartVersion)) {
+    problems.push(`MNS_INDEXER_START_VERSION must be a ledger version (a whole number), got "${mnsStartVersion}"`);
+  }
+
   const lifiUrl = url('LIFI_API_URL', ['http:', 'https:']);
   const acrossUrl = url('ACROSS_API_URL', ['http:', 'https:']);
   const config: Config = {
@@ -258,6 +304,18 @@ export function loadConfig(env: Env = process.env): Config {
       basenamesBaseRegistrarAddress: address('BASENAMES_BASE_REGISTRAR_ADDRESS'),
       solanaRpcUrl: url('SOLANA_RPC_URL', ['http:', 'https:']),
       indexTtlSeconds: int('NAME_INDEX_TTL_SECONDS', 3600, 1, 30 * 86_400),
+    },
+    mnsChain: {
+      rpcUrls: movementRpcUrls,
+      moduleAddress: mnsModuleAddress,
+      functions: mnsFunctions,
+      indexer: {
+        inServer: bool('MNS_INDEXER', false),
+        intervalMs: int('MNS_INDEXER_INTERVAL_MS', 5000, 100, 3_600_000),
+        // The Aptos REST API serves at most 100 transactions a page.
+        pageSize: int('MNS_INDEXER_PAGE_SIZE', 100, 1, 100),
+        startVersion: mnsStartVersion,
+      },
     },
     bridge: {
       lifi: { enabled: bool('LIFI_ENABLED', lifiUrl !== undefined), baseUrl: lifiUrl, apiKey: str('LIFI_API_KEY') },

@@ -244,7 +244,7 @@ async function writeBatch(db: Pick<Database, 'transaction'>, batch: Pending[], n
     }
     await tx.run(
       `insert into mns_name (${INSERT_COLUMNS}) values ${Array.from(rows.values(), () => ROW_PLACEHOLDERS).join(', ')}
-       on conflict (name, network) do update set ${UPDATE_SET}`,
+       on conflict (name, network) do update set ${UPDATE_SET}, source = 'import'`,
       params,
     );
   });

@@ -1,5 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Aptos, AptosConfig, type Client, type ClientRequest, type ClientResponse, Network } from '@aptos-labs/ts-sdk';
+import {
+  Aptos,
+  AptosConfig,
+  type Client,
+  type ClientRequest,
+  type ClientResponse,
+  type LedgerInfo,
+  Network,
+} from '@aptos-labs/ts-sdk';
 import { limitedFetch } from '../../../../platform/upstream/body.js';
 import { CircuitBreaker } from '../../../../platform/upstream/breaker.js';
 import { UpstreamHttpError, UpstreamUnavailableError } from '../../../../platform/upstream/errors.js';
@@ -38,6 +46,14 @@ export class Fullnode {
   /** Runs `fn` with the SDK client; its requests also stop when `signal` aborts. */
   call<T>(signal: AbortSignal | undefined, fn: (aptos: Aptos) => Promise<T>): Promise<T> {
     return this.signals.run(signal, () => fn(this.aptos));
+  }
+
+  /**
+   * `GET /v1`: the chain head. Not the SDK's `getLedgerInfo`, which memoizes the answer per network
+   * *name* for all clients, so two fullnodes (or a fresh head) would read one stale answer.
+   */
+  async ledgerInfo(signal?: AbortSignal): Promise<LedgerInfo> {
+    return (await this.send<never, LedgerInfo>({ url: this.options.url, method: 'GET' }, signal)).data;
   }
 
   private async send<Req, Res>(request: ClientRequest<Req>, signal?: AbortSignal): Promise<ClientResponse<Res>> {

@@ -118,3 +118,35 @@ describe('chain reader over /v1/view', () => {
     silent.close();
   });
 });
+
+describe('chain settings', () => {
+  it('reads fullnode URLs per network, the module address and view function overrides', async () => {
+    const { loadConfig } = await import('../../../../platform/config.js');
+    const config = loadConfig({
+      MOVEMENT_RPC_URL_126: 'https://mainnet.movementnetwork.xyz/v1',
+      MOVEMENT_RPC_URL_250: 'https://testnet.movementnetwork.xyz/v1',
+      MNS_MODULE_ADDRESS: MODULE,
+      MNS_VIEW_FUNCTIONS: 'primary=movement_names::get_primary_name',
+    });
+    expect(config.mnsChain.rpcUrls).toEqual({
+      '126': 'https://mainnet.movementnetwork.xyz/v1',
+      '250': 'https://testnet.movementnetwork.xyz/v1',
+    });
+    expect(config.mnsChain.functions).toEqual({ ...FUNCTIONS, primary: 'movement_names::get_primary_name' });
+  });
+
+  it('names the variable of a bad value', async () => {
+    const { loadConfig } = await import('../../../../platform/config.js');
+    for (const [env, variable] of [
+      [{ MOVEMENT_RPC_URL_126: 'ftp://x' }, 'MOVEMENT_RPC_URL_126'],
+      [{ MOVEMENT_RPC_URL_126: 'https://x/v1' }, 'MNS_MODULE_ADDRESS'],
+      [{ MNS_MODULE_ADDRESS: 'alice' }, 'MNS_MODULE_ADDRESS'],
+      [{ MNS_VIEW_FUNCTIONS: 'target=get_target_addr' }, 'MNS_VIEW_FUNCTIONS'],
+      [{ MNS_INDEXER: 'true' }, 'MNS_INDEXER'],
+      [{ MNS_INDEXER_PAGE_SIZE: '500' }, 'MNS_INDEXER_PAGE_SIZE'],
+      [{ MNS_INDEXER_START_VERSION: '-1' }, 'MNS_INDEXER_START_VERSION'],
+    ] as const) {
+      expect(() => loadConfig(env), variable).toThrow(variable);
+    }
+  });
+});
