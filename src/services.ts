@@ -5,6 +5,7 @@ import { namingProvidersFromConfig } from './features/identity/provider-registry
 import { createMnsProvider } from './features/identity/providers/mns/provider.js';
 import { IdentitySearch } from './features/identity/search.js';
 import { indexerFromConfig } from './features/resolution/indexer/index.js';
+import { MnsSources, mnsSourcesFromConfig } from './features/resolution/sources/index.js';
 import type { Config } from './platform/config.js';
 import { sweepIdempotencyRecords } from './platform/credits/idempotency.js';
 import { CreditLedger } from './platform/credits/ledger.js';
@@ -30,7 +31,8 @@ export async function createServices(config: Config, db: Database, log: Logger):
   );
   sweeper.unref();
 
-  const naming = namingProvidersFromConfig(config, createMnsProvider(db));
+  const mns = new MnsSources(mnsSourcesFromConfig(config, db));
+  const naming = namingProvidersFromConfig(config, createMnsProvider(mns));
   const nameIndex = new NameIndex(db, config.naming.indexTtlSeconds);
   const identity = new IdentitySearch(naming, nameIndex, { timeoutMs: config.providerTimeoutMs, log });
   // Expired index entries are never served; sweeping only keeps the table from growing without bound.
@@ -52,6 +54,7 @@ export async function createServices(config: Config, db: Database, log: Logger):
     log,
     ledger,
     bridge,
+    mns,
     naming,
     identity,
     async close() {

@@ -60,7 +60,7 @@ describe('@snowballmoney/mns-sdk against cipgate', () => {
     const notFound = await sdk.getIdentityName('0xdead', 'move-mvmt:126').catch((e: unknown) => e);
     expect(notFound).toBeInstanceOf(SnowstormError);
     expect((notFound as SnowstormError).status).toBe(404);
-    const badChain = await sdk.getIdentityAddress('alice', 'eip155:1').catch((e: unknown) => e);
+    const badChain = await sdk.getIdentityAddress('alice', 'move-mvmt:5').catch((e: unknown) => e);
     expect((badChain as SnowstormError).status).toBe(400);
   });
 });

@@ -9,6 +9,7 @@ import { partnersBridgeTokens } from './bridge/routes/partners-bridge-tokens.js'
 import { partnersIdentitySearch } from './identity/routes/partners-identity-search.js';
 import { publicIdentityAddress } from './resolution/routes/public-identity-address.js';
 import { publicIdentityAddresses, publicIdentityAddressesSpec } from './resolution/routes/public-identity-addresses.js';
+import { publicIdentityAliases } from './resolution/routes/public-identity-aliases.js';
 import { publicIdentityMetadata } from './resolution/routes/public-identity-metadata.js';
 import { publicIdentityName } from './resolution/routes/public-identity-name.js';
 import { publicIdentityNames } from './resolution/routes/public-identity-names.js';
@@ -30,4 +31,5 @@ export const restRoutes: RestRoute<any>[] = [
   publicIdentityMetadata,
   publicIdentityAddressesSpec,
   publicIdentityAddresses,
+  ...publicIdentityAliases,
 ];

@@ -75,6 +75,15 @@ export interface Config {
     functions: { target: string; owner: string; expiration: string; primary: string };
     indexer: { inServer: boolean; intervalMs: number; pageSize: number; startVersion: string };
   };
+  /** Where `.snow` names come from besides the local registry (src/features/resolution/sources). */
+  mns: {
+    upstream: {
+      /** Base of an upstream MNS public API (…/api/public); unset means no upstream source. */
+      url: string | undefined;
+      cacheTtlSeconds: number;
+      cacheMaxEntries: number;
+    };
+  };
   bridge: {
     lifi: { enabled: boolean; baseUrl: string | undefined; apiKey: string | undefined };
     across: { enabled: boolean; baseUrl: string | undefined };
@@ -268,6 +277,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     logLevel,
+    metricsEnabled: bool('METRICS_ENABLED', true),
+    otelEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
     graphqlExplorer: bool('GRAPHQL_EXPLORER', true),
     graphqlLimits: {
       maxTokens: int('GRAPHQL_MAX_TOKENS', 5000, 100, 1_000_000),
@@ -317,6 +328,13 @@ export function loadConfig(env: Env = process.env): Config {
         startVersion: mnsStartVersion,
       },
     },
+    mns: {
+      upstream: {
+        url: url('MNS_UPSTREAM_URL', ['http:', 'https:']),
+        cacheTtlSeconds: int('MNS_UPSTREAM_CACHE_TTL_SECONDS', 60, 0, 86_400),
+        cacheMaxEntries: int('MNS_UPSTREAM_CACHE_MAX_ENTRIES', 100_000, 0, 10_000_000),
+      },
+    },
     bridge: {
       lifi: { enabled: bool('LIFI_ENABLED', lifiUrl !== undefined), baseUrl: lifiUrl, apiKey: str('LIFI_API_KEY') },
       across: { enabled: bool('ACROSS_ENABLED', acrossUrl !== undefined), baseUrl: acrossUrl },
@@ -327,5 +345,3 @@ export function loadConfig(env: Env = process.env): Config {
   if (problems.length) throw new ConfigError(problems);
   return config;
 }
-    metricsEnabled: bool('METRICS_ENABLED', true),
-    otelEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),

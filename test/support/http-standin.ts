@@ -31,6 +31,8 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   headers: Record<string, string | string[] | undefined>;
+  /** The request body, parsed as JSON when it is JSON (undefined when empty). */
+  body?: unknown;
 }
 
 export type StandinHandler = (request: RecordedRequest) => StandinReply | Promise<StandinReply>;
@@ -67,6 +69,16 @@ export async function startStandin(): Promise<Standin> {
     log.push(recorded);
     const handler = routes.get(url.pathname);
     const answer = async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text !== '') {
+        try {
+          recorded.body = JSON.parse(text);
+        } catch {
+          recorded.body = text;
+        }
+      }
       const reply: StandinReply = handler
         ? await handler(recorded)
         : { status: 404, json: { message: `stand-in has no route for ${url.pathname}` } };

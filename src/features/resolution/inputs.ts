@@ -1,7 +1,13 @@
 import { badInput } from '../../platform/errors.js';
 import { ADDRESS_RULE, normalizeMoveAddress } from './registry/address.js';
 import { InvalidNameError, normalizeMnsName } from './registry/name.js';
-import { InvalidNetworkError, type MnsNetwork, networksOf } from './registry/networks.js';
+import {
+  InvalidNetworkError,
+  type MnsNetwork,
+  MOVEMENT_NAMESPACE,
+  networksOf,
+  parseChainId,
+} from './registry/networks.js';
 
 /** Most addresses or names one batch call takes (the REST schemas enforce the same number). */
 export const MAX_BATCH = 1000;
@@ -14,6 +20,23 @@ export function networksArg(caip2Id: string | null | undefined): readonly MnsNet
     if (err instanceof InvalidNetworkError) throw badInput(err.message, { argument: 'caip2Id' });
     throw err;
   }
+}
+
+/**
+ * What a name → address lookup's CAIP-2 id asks for: Movement networks, or (an extension real clients
+ * rely on: Snowball's MetaMask snap sends the wallet's chain id) another chain, answered from the name's
+ * multichain address records.
+ */
+export type ChainTarget =
+  | { networks: readonly MnsNetwork[]; chain?: undefined }
+  | { chain: string; networks?: undefined };
+
+export function chainTargetArg(caip2Id: string): ChainTarget {
+  const parsed = parseChainId(caip2Id.trim());
+  if (parsed && parsed.namespace !== MOVEMENT_NAMESPACE && parsed.reference !== '*') {
+    return { chain: `${parsed.namespace}:${parsed.reference}` };
+  }
+  return { networks: networksArg(caip2Id) };
 }
 
 export function nameArg(name: string, argument = 'name'): string {

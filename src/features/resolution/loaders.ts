@@ -1,49 +1,45 @@
 import DataLoader from 'dataloader';
 import { perRequest, type RequestContext } from '../../platform/graphql/context.js';
 import { MNS_NETWORKS, type MnsNetwork } from './registry/networks.js';
-import {
-  findNames,
-  findPrimaryNames,
-  findSubNames,
-  type MnsName,
-  type MnsPrimaryName,
-  type SubName,
-} from './registry/store.js';
+import type { NameRecords, SourceChainAddress, SourceName, SourcePrimaryName, SourceSubName } from './sources/index.js';
 
-/** Keys above this are split into further queries, bounding the statement size. */
+/** Keys above this are split into further queries, bounding the statement (and upstream batch) size. */
 export const MAX_KEYS_PER_QUERY = 1000;
 /** Sub-names listed per name in an address resolution. */
 export const SUB_NAMES_LIMIT = 100;
 
 const SEP = '\u0000';
-export const loaderKey = (network: MnsNetwork, value: string): string => `${network}${SEP}${value}`;
+export const loaderKey = (network: string, value: string): string => `${network}${SEP}${value}`;
+const splitKey = (key: string): [string, string] => {
+  const at = key.indexOf(SEP);
+  return [key.slice(0, at), key.slice(at + 1)];
+};
 
 /**
- * A loader over one network-partitioned lookup: the keys collected in one tick are grouped by network
- * and each group costs one query per MAX_KEYS_PER_QUERY keys.
+ * A loader over one partitioned lookup (by network, or by chain id): the keys collected in one tick are
+ * grouped by partition and each group costs one question per source and MAX_KEYS_PER_QUERY keys.
  */
-function byNetwork<V>(
-  fetch: (network: MnsNetwork, values: string[]) => Promise<Map<string, V>>,
+function partitioned<V>(
+  fetch: (partition: string, values: string[]) => Promise<Map<string, V>>,
   missing: V,
 ): DataLoader<string, V> {
   return new DataLoader<string, V>(
     async (keys) => {
-      const groups = new Map<MnsNetwork, string[]>();
+      const groups = new Map<string, string[]>();
       for (const key of keys) {
-        const at = key.indexOf(SEP);
-        const network = key.slice(0, at) as MnsNetwork;
-        const values = groups.get(network) ?? [];
-        values.push(key.slice(at + 1));
-        groups.set(network, values);
+        const [partition, value] = splitKey(key);
+        const values = groups.get(partition) ?? [];
+        values.push(value);
+        groups.set(partition, values);
       }
       const found = new Map<string, V>();
       const queries: Promise<void>[] = [];
-      for (const [network, values] of groups) {
+      for (const [partition, values] of groups) {
         for (let i = 0; i < values.length; i += MAX_KEYS_PER_QUERY) {
           const chunk = values.slice(i, i + MAX_KEYS_PER_QUERY);
           queries.push(
-            fetch(network, chunk).then((results) => {
-              for (const [value, result] of results) found.set(loaderKey(network, value), result);
+            fetch(partition, chunk).then((results) => {
+              for (const [value, result] of results) found.set(loaderKey(partition, value), result);
             }),
           );
         }
@@ -58,44 +54,50 @@ function byNetwork<V>(
 
 export interface ResolutionLoaders {
   /**
-   * Live name by `loaderKey(network, normalisedName)`. Shared by owner and metadata lookups, so an
-   * operation asking both still costs one query per network; the rows decode their JSON records only
-   * when a metadata field reads them.
+   * Live name by `loaderKey(network, normalisedName)`, from the first source that knows it. Shared by
+   * owner and metadata lookups, so an operation asking both still costs one question per network.
    */
-  names: DataLoader<string, MnsName | null>;
-  /**
-   * Live primary name by `loaderKey(network, normalisedAddress)`: only the columns a reverse lookup
-   * answers with, because decoding the records of every row took about 9 % of a 1000-address batch.
-   */
-  primaryNames: DataLoader<string, MnsPrimaryName | null>;
-  /** Live sub-names by `loaderKey(network, parentName)`. */
-  subNames: DataLoader<string, SubName[]>;
+  names: DataLoader<string, SourceName | null>;
+  /** Live primary name by `loaderKey(network, normalisedAddress)`. */
+  primaryNames: DataLoader<string, SourcePrimaryName | null>;
+  /** Records by `loaderKey(network, name)` of names whose source did not send them with the name. */
+  records: DataLoader<string, NameRecords | null>;
+  /** Live sub-names by `loaderKey(network, parentName)`, from the source that answered the parent. */
+  subNames: DataLoader<string, SourceSubName[]>;
+  /** A name's address on another chain by `loaderKey(caip2Id, name)`, over every Movement network. */
+  chainAddresses: DataLoader<string, SourceChainAddress | null>;
 }
 
-/** The request's loaders. One clock per request, so every lookup of a request agrees on what has expired. */
+/** The request's loaders. One set per request, so every lookup of a request sees the same answers. */
 export function resolutionLoaders(ctx: RequestContext): ResolutionLoaders {
   return perRequest(ctx, 'resolution.loaders', () => {
-    const db = ctx.services.db;
-    const now = new Date();
+    const { mns } = ctx.services;
+    // Sub-names and records are asked of the source that answered the name, which this request knows.
+    const sourceOf = (network: string, name: string, names: DataLoader<string, SourceName | null>) =>
+      names.load(loaderKey(network, name)).then((row) => (row ? { key: name, source: row.source } : null));
+    const names = partitioned<SourceName | null>((network, values) => mns.names(network as MnsNetwork, values), null);
+    const known = async (network: string, values: string[]) =>
+      (await Promise.all(values.map((v) => sourceOf(network, v, names)))).filter(
+        (k): k is { key: string; source: string } => k !== null,
+      );
     return {
-      names: byNetwork(
-        async (network, names) => new Map((await findNames(db, network, names, now)).map((r) => [r.name, r])),
+      names,
+      primaryNames: partitioned<SourcePrimaryName | null>(
+        (network, values) => mns.primaryNames(network as MnsNetwork, values),
         null,
       ),
-      primaryNames: byNetwork(
-        async (network, owners) =>
-          new Map((await findPrimaryNames(db, network, owners, now)).map((r) => [r.ownerKey, r])),
+      records: partitioned<NameRecords | null>(
+        async (network, values) => mns.records(network as MnsNetwork, await known(network, values)),
         null,
       ),
-      subNames: byNetwork(async (network, parents) => {
-        const grouped = new Map<string, SubName[]>();
-        for (const sub of await findSubNames(db, network, parents, SUB_NAMES_LIMIT, now)) {
-          const list = grouped.get(sub.parent) ?? [];
-          list.push(sub);
-          grouped.set(sub.parent, list);
-        }
-        return grouped;
-      }, []),
+      subNames: partitioned<SourceSubName[]>(
+        async (network, values) => mns.subNames(network as MnsNetwork, await known(network, values), SUB_NAMES_LIMIT),
+        [],
+      ),
+      chainAddresses: partitioned<SourceChainAddress | null>(
+        (caip2Id, values) => mns.chainAddresses(caip2Id, MNS_NETWORKS, values),
+        null,
+      ),
     };
   });
 }

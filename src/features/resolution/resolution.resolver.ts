@@ -2,13 +2,13 @@ import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import { notFound } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/graphql/context.js';
 import { Price } from '../../platform/graphql/credits-directive.js';
-import { addressArg, batchArg, nameArg, networksArg } from './inputs.js';
-import { loaderKey, loadFirst, resolutionLoaders } from './loaders.js';
+import { addressArg, batchArg, type ChainTarget, chainTargetArg, nameArg, networksArg } from './inputs.js';
+import { loaderKey, loadFirst, type ResolutionLoaders, resolutionLoaders } from './loaders.js';
 import { caip2IdOf } from './registry/networks.js';
-import type { MnsName, MnsPrimaryName } from './registry/store.js';
+import type { SourceName, SourcePrimaryName } from './sources/index.js';
 import { type MetadataEntry, NameMetadata, NameOwner, PrimaryName, SubName } from './types.js';
 
-const toOwner = (row: MnsName): NameOwner =>
+const toOwner = (row: SourceName): NameOwner =>
   Object.assign(new NameOwner(), {
     name: row.name,
     caip2Id: caip2IdOf(row.network),
@@ -17,7 +17,7 @@ const toOwner = (row: MnsName): NameOwner =>
     network: row.network,
   });
 
-const toPrimary = (address: string, row: MnsPrimaryName): PrimaryName => ({
+const toPrimary = (address: string, row: SourcePrimaryName): PrimaryName => ({
   address,
   name: row.name,
   owner: row.owner,
@@ -25,7 +25,27 @@ const toPrimary = (address: string, row: MnsPrimaryName): PrimaryName => ({
 });
 
 /**
- * Public name resolution over the MNS registry. Free. Every lookup goes through the request's
+ * Where `name` resolves for `target`: on Movement networks its target (first network first); on another
+ * chain its address there, from the name's multichain records, with `owner` still its Movement target.
+ */
+async function resolveName(loaders: ResolutionLoaders, target: ChainTarget, name: string): Promise<NameOwner | null> {
+  if (target.networks) {
+    const row = await loadFirst(loaders.names, target.networks, name);
+    return row ? toOwner(row) : null;
+  }
+  const found = await loaders.chainAddresses.load(loaderKey(target.chain, name));
+  if (!found?.address) return null;
+  return Object.assign(new NameOwner(), {
+    name,
+    caip2Id: target.chain,
+    owner: found.owner,
+    resolverAddress: found.address,
+    network: found.network,
+  });
+}
+
+/**
+ * Public name resolution over the MNS sources (local registry, upstream API, chain). Free. Every lookup goes through the request's
  * DataLoaders, so a batch of any size (and any number of aliased fields) costs one query per network.
  */
 @Resolver()
@@ -33,7 +53,7 @@ export class ResolutionResolver {
   @Query(() => NameOwner, {
     nullable: true,
     description:
-      'The address a name resolves to. A bare label means <label>.snow; caip2Id is move-mvmt:126|177|mainnet|testnet|*. NOT_FOUND when the name is not registered or has expired.',
+      "The address a name resolves to. A bare label means <label>.snow; caip2Id is move-mvmt:126|177|250|mainnet|testnet|*, or another chain (eip155:1, solana:…) to get the name's address there in resolverAddress. NOT_FOUND when the name is not registered, has expired, or has no address on that chain.",
   })
   @Price(0)
   async nameOwner(
@@ -41,11 +61,15 @@ export class ResolutionResolver {
     @Arg('caip2Id') caip2Id: string,
     @Ctx() ctx: RequestContext,
   ): Promise<NameOwner> {
-    const networks = networksArg(caip2Id);
+    const target = chainTargetArg(caip2Id);
     const normalized = nameArg(name);
-    const row = await loadFirst(resolutionLoaders(ctx).names, networks, normalized);
-    if (!row) throw notFound(`Name ${normalized} not found on ${caip2Id}`);
-    return toOwner(row);
+    const owner = await resolveName(resolutionLoaders(ctx), target, normalized);
+    if (!owner) {
+      throw notFound(
+        target.chain ? `Name ${normalized} has no address on ${caip2Id}` : `Name ${normalized} not found on ${caip2Id}`,
+      );
+    }
+    return owner;
   }
 
   @Query(() => [NameOwner], {
@@ -58,11 +82,10 @@ export class ResolutionResolver {
     @Arg('caip2Id') caip2Id: string,
     @Ctx() ctx: RequestContext,
   ): Promise<(NameOwner | null)[]> {
-    const networks = networksArg(caip2Id);
+    const target = chainTargetArg(caip2Id);
     const normalized = batchArg(names, 'names').map((n, i) => nameArg(n, `names[${i}]`));
-    const loader = resolutionLoaders(ctx).names;
-    const rows = await Promise.all(normalized.map((n) => loadFirst(loader, networks, n)));
-    return rows.map((row) => (row ? toOwner(row) : null));
+    const loaders = resolutionLoaders(ctx);
+    return Promise.all(normalized.map((n) => resolveName(loaders, target, n)));
   }
 
   @Query(() => PrimaryName, {
@@ -112,12 +135,15 @@ export class ResolutionResolver {
   ): Promise<NameMetadata> {
     const networks = networksArg(caip2Id);
     const normalized = nameArg(name);
-    const row = await loadFirst(resolutionLoaders(ctx).names, networks, normalized);
+    const loaders = resolutionLoaders(ctx);
+    const row = await loadFirst(loaders.names, networks, normalized);
     if (!row) throw notFound(`Name ${normalized} not found`);
-    const metadata: MetadataEntry[] = row.txtRecords.map((r) => ({ key: r.key, value: r.value, type: r.type }));
+    const records = row.records ?? (await loaders.records.load(loaderKey(row.network, row.name)));
+    if (!records) throw notFound(`Name ${normalized} not found`);
+    const metadata: MetadataEntry[] = records.txtRecords.map((r) => ({ key: r.key, value: r.value, type: r.type }));
     // MNS keeps the avatar beside the text records; ENS-minded clients look for it among them.
-    if (row.avatar && !metadata.some((m) => m.key === 'avatar'))
-      metadata.push({ key: 'avatar', value: row.avatar, type: 'url' });
+    if (records.avatar && !metadata.some((m) => m.key === 'avatar'))
+      metadata.push({ key: 'avatar', value: records.avatar, type: 'url' });
     return { name: row.name, caip2Id: caip2IdOf(row.network), metadata };
   }
 }

@@ -47,6 +47,11 @@ export interface HttpClient {
   readonly baseUrl: string;
   /** GET `path` (relative to the base URL) and parse the JSON answer. */
   getJson<T = unknown>(path: string, query?: Query, options?: RequestOptions): Promise<T>;
+  /**
+   * POST a JSON body to `path` and parse the JSON answer. Retried like a GET, so only for calls that are
+   * safe to repeat (batch reads).
+   */
+  postJson<T = unknown>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
   readonly breakerState: BreakerState;
 }
 
@@ -71,7 +76,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const breaker = breakerOptions === false ? undefined : new CircuitBreaker({ ...breakerOptions, now });
   const headers = { accept: 'application/json', ...options.headers };
 
-  async function attempt(url: string, callerSignal: AbortSignal | undefined): Promise<unknown> {
+  async function attempt(url: string, callerSignal: AbortSignal | undefined, body?: string): Promise<unknown> {
     const timeout = AbortSignal.timeout(timeoutMs);
     const cut = new AbortController();
     const signal = AbortSignal.any(callerSignal ? [callerSignal, timeout, cut.signal] : [timeout, cut.signal]);
@@ -91,7 +96,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     let text: string;
     try {
       response = limitBody(
-        await fetch(url, { method: 'GET', headers, signal, redirect: 'follow' }),
+        await fetch(
+          url,
+          body === undefined
+            ? { method: 'GET', headers, signal, redirect: 'follow' }
+            : { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body, signal },
+        ),
         maxBodyBytes,
         (reason) => cut.abort(reason),
       );
@@ -134,7 +144,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   async function call<T>(url: string, body: string | undefined, requestOptions: RequestOptions): Promise<T> {
     const { signal } = requestOptions;
     if (signal?.aborted) throw signal.reason;
-    const url = buildUrl(baseUrl, urlPath, query);
     const admission = breaker?.admit() ?? { allowed: true as const, probe: false };
     if (!admission.allowed) {
       throw new UpstreamUnavailableError(
@@ -147,7 +156,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const attempts = admission.probe ? 1 : retries + 1;
     for (let i = 0; ; i++) {
       try {
-        const value = await attempt(url, signal);
+        const value = await attempt(url, signal, body);
         breaker?.success();
         return value as T;
       } catch (err) {
@@ -188,6 +197,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     name,
     baseUrl,
     getJson,
+    postJson,
     get breakerState() {
       return breaker?.state ?? 'closed';
     },

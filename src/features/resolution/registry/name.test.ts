@@ -72,7 +72,8 @@ describe('Movement networks', () => {
     expect(networksOf('move-mvmt:mainnet')).toEqual(['126']);
     expect(networksOf('move-mvmt:177')).toEqual(['177']);
     expect(networksOf('move-mvmt:testnet')).toEqual(['177']);
-    expect(networksOf('move-mvmt:*')).toEqual(['126', '177']);
+    expect(networksOf('move-mvmt:250')).toEqual(['250']);
+    expect(networksOf('move-mvmt:*')).toEqual(['126', '177', '250']);
   });
 
   it.each(['eip155:1', 'move-mvmt', 'move-mvmt:5', 'move-mvmt:**', ':126', 'MOVE-MVMT:126'])('rejects %j', (id) => {
@@ -80,6 +81,6 @@ describe('Movement networks', () => {
   });
 
   it('rejects the wildcard where one network is needed', () => {
-    expect(() => networksOf('move-mvmt:*', { wildcard: false })).toThrow(/126 \(mainnet\) or 177/);
+    expect(() => networksOf('move-mvmt:*', { wildcard: false })).toThrow(/126 \(mainnet\), 177 \(testnet\) or 250/);
   });
 });

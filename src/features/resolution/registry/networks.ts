@@ -1,15 +1,21 @@
 /** CAIP-2 namespace of Movement networks. */
 export const MOVEMENT_NAMESPACE = 'move-mvmt';
 
-/** Network references MNS names live on, mainnet first: when a name exists on several, mainnet wins. */
-export const MNS_NETWORKS = ['126', '177'] as const;
+/**
+ * Network references MNS names live on, mainnet first: when a name exists on several, mainnet wins.
+ * 250 is the Bardock testnet, which Snowball's own `@snowballmoney/chain-agnostic-utils` lists beside
+ * 126 (mainnet) and 177 (Porto testnet).
+ */
+export const MNS_NETWORKS = ['126', '177', '250'] as const;
 export type MnsNetwork = (typeof MNS_NETWORKS)[number];
 
 const ALIASES: Record<string, readonly MnsNetwork[]> = {
   '126': ['126'],
   mainnet: ['126'],
   '177': ['177'],
+  // "testnet" meant 177 before Bardock existed, and clients still send it meaning that.
   testnet: ['177'],
+  '250': ['250'],
   '*': MNS_NETWORKS,
 };
 
@@ -42,13 +48,25 @@ export function networksOf(caip2Id: string, options: { wildcard?: boolean } = {}
   }
   if (parsed.namespace !== MOVEMENT_NAMESPACE) {
     throw new InvalidNetworkError(
-      `Unsupported chain "${caip2Id}": names resolve on ${MOVEMENT_NAMESPACE} networks only (move-mvmt:126 mainnet, move-mvmt:177 testnet, move-mvmt:* for both)`,
+      `Unsupported chain "${caip2Id}": names resolve on ${MOVEMENT_NAMESPACE} networks only (move-mvmt:126 mainnet, move-mvmt:177 and move-mvmt:250 testnets, move-mvmt:* for all)`,
     );
   }
   const networks = ALIASES[parsed.reference.toLowerCase()];
   if (!networks || (networks.length > 1 && options.wildcard === false)) {
-    const allowed = options.wildcard === false ? '126 (mainnet) or 177 (testnet)' : '126 (mainnet), 177 (testnet) or *';
+    const allowed =
+      options.wildcard === false
+        ? '126 (mainnet), 177 (testnet) or 250 (Bardock testnet)'
+        : '126 (mainnet), 177 (testnet), 250 (Bardock testnet) or *';
     throw new InvalidNetworkError(`Unknown Movement network "${caip2Id}": use ${allowed}`);
   }
   return networks;
+}
+
+/** Of one name's answers on several networks, the one that answers: the first in `MNS_NETWORKS` order. */
+export function preferredNetwork<T extends { network: MnsNetwork }>(rows: readonly T[]): T | null {
+  for (const network of MNS_NETWORKS) {
+    const row = rows.find((r) => r.network === network);
+    if (row) return row;
+  }
+  return null;
 }

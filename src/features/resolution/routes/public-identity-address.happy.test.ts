@@ -62,6 +62,21 @@ describe('GET /api/public/identity/address', () => {
     });
   });
 
+  it("answers another chain's id from the name's multichain records, owner staying the Movement target", async () => {
+    const res = await get('alice', 'eip155:1');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      owner: ALICE,
+      resolverAddress: '0x000000000000000000000000000000000000dEaD',
+      caip2Id: 'eip155:1',
+    });
+    expect((await get('bob', 'eip155:1')).statusCode).toBe(404);
+  });
+
+  it('knows move-mvmt:250 (Bardock), where the fixture has no names', async () => {
+    expect((await get('alice', 'move-mvmt:250')).statusCode).toBe(404);
+  });
+
   it('resolves a sub-name itself', async () => {
     const res = await get('pay.alice', 'move-mvmt:126');
     expect(res.json()).toMatchObject({ owner: PAY_ALICE, subIdentities: [] });

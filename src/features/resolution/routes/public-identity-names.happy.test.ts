@@ -99,8 +99,10 @@ describe('POST /api/public/identity/names', () => {
       const everywhere = all.json().data as Record<string, { name: string }>;
       expect(Object.keys(everywhere)).toHaveLength(MAINNET_OWNERS + TESTNET_OWNERS);
       expect(everywhere[hex(0x5003)]).toEqual({ name: 't3.snow', owner: hex(0x5003) });
-      expect(registryCalls()).toHaveLength(2);
-      expect(new Set(registryCalls().map(([, params]) => (params as unknown[])[0]))).toEqual(new Set(['126', '177']));
+      expect(registryCalls()).toHaveLength(3);
+      expect(new Set(registryCalls().map(([, params]) => (params as unknown[])[0]))).toEqual(
+        new Set(['126', '177', '250']),
+      );
     } finally {
       query.mockRestore();
     }

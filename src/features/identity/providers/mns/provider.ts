@@ -2,8 +2,8 @@ import type { Database } from '../../../../platform/db/orm.js';
 import { enabled } from '../../../../platform/upstream/status.js';
 import { normalizeMoveAddress } from '../../../resolution/registry/address.js';
 import { InvalidNameError, normalizeMnsName } from '../../../resolution/registry/name.js';
-import { caip2IdOf, MNS_NETWORKS, type MnsNetwork } from '../../../resolution/registry/networks.js';
-import { findNamesByPrefix, findNamesOn, findPrimaryNames, type MnsName } from '../../../resolution/registry/store.js';
+import { caip2IdOf, MNS_NETWORKS, type MnsNetwork, preferredNetwork } from '../../../resolution/registry/networks.js';
+import { createRegistrySource, MnsSources, type SourceName } from '../../../resolution/sources/index.js';
 import type { NameRecord, NamingProvider, NamingProviderInfo } from '../types.js';
 
 /**
@@ -21,36 +21,19 @@ export const MNS_INFO: NamingProviderInfo = {
 };
 
 /** Of one name's rows on several networks, the one that answers: mainnet wins. */
-export function preferred<T extends Pick<MnsName, 'network'>>(rows: readonly T[]): T | null {
-  for (const network of MNS_NETWORKS) {
-    const row = rows.find((r) => r.network === network);
-    if (row) return row;
-  }
-  return null;
-}
-
-export function toNameRecord(row: MnsName): NameRecord {
-  return {
-    name: row.name,
-    ownerAddress: row.owner,
-    caip2Id: caip2IdOf(row.network),
-    avatar: row.avatar,
-    expireAt: row.expireAt,
-    registeredAt: row.registeredAt,
-    multichainAddresses: row.multichainAddresses,
-    txtRecords: row.txtRecords,
-  };
-}
+export const preferred = preferredNetwork;
 
 /**
- * The MNS naming provider over the registry table. Its upstream is the service's own database, so it is
- * always enabled. A name on several Movement networks answers with its mainnet record; expired names do
- * not resolve.
+ * The MNS naming provider over the MNS sources (local registry, upstream API, chain, in that order), so
+ * search finds bare labels and `.snow` names wherever the resolution endpoints find them. Given a
+ * database handle, it reads the local registry alone. A name on several Movement networks answers with
+ * its mainnet record; expired names do not resolve. Always enabled: the registry is the service's own.
  */
 export function createMnsProvider(
-  db: Pick<Database, 'query'>,
+  from: Pick<Database, 'query'> | MnsSources,
   networks: readonly MnsNetwork[] = MNS_NETWORKS,
 ): NamingProvider {
+  const sources = from instanceof MnsSources ? from : new MnsSources([createRegistrySource(from)]);
   // A string that cannot be an MNS name is simply not one: null, never an error.
   const normalizeOrNull = (name: string): string | null => {
     try {
@@ -60,44 +43,71 @@ export function createMnsProvider(
       throw err;
     }
   };
-  /** The answering row of each of `names`, in input order; one query for all names and networks. */
-  const lookupMany = async (names: readonly string[]): Promise<(MnsName | null)[]> => {
+  /** The answering registration of each of `names`, in input order; one question per source for all. */
+  const lookupMany = async (names: readonly string[], signal?: AbortSignal): Promise<(SourceName | null)[]> => {
     const normalized = names.map(normalizeOrNull);
     const wanted = [...new Set(normalized.filter((n): n is string => n !== null))];
-    const byName = new Map<string, MnsName[]>();
-    for (const row of await findNamesOn(db, networks, wanted)) {
-      const rows = byName.get(row.name);
-      if (rows) rows.push(row);
-      else byName.set(row.name, [row]);
-    }
-    return normalized.map((n) => (n === null ? null : preferred(byName.get(n) ?? [])));
+    const found = wanted.length ? await sources.namesAcross(networks, wanted, { signal }) : new Map();
+    return normalized.map((n) => (n === null ? null : (found.get(n) ?? null)));
   };
-  const lookup = async (name: string): Promise<MnsName | null> => (await lookupMany([name]))[0] ?? null;
+  /** Full records; names whose source sent no records with the name cost one records question per network. */
+  const toRecords = async (
+    rows: readonly (SourceName | null)[],
+    signal?: AbortSignal,
+  ): Promise<(NameRecord | null)[]> => {
+    const lacking = rows.filter((r): r is SourceName => r !== null && r.records === null);
+    const fetched = new Map<string, SourceName['records']>();
+    await Promise.all(
+      networks.map(async (network) => {
+        const here = lacking.filter((r) => r.network === network).map((r) => ({ key: r.name, source: r.source }));
+        if (!here.length) return;
+        for (const [name, records] of await sources.records(network, here, { signal })) {
+          fetched.set(`${network}\u0000${name}`, records);
+        }
+      }),
+    );
+    return rows.map((row) => {
+      if (!row) return null;
+      const records = row.records ?? fetched.get(`${row.network}\u0000${row.name}`);
+      return {
+        name: row.name,
+        ownerAddress: row.owner,
+        caip2Id: caip2IdOf(row.network),
+        avatar: records?.avatar ?? null,
+        expireAt: row.expireAt,
+        registeredAt: row.registeredAt,
+        multichainAddresses: records?.multichainAddresses ?? [],
+        txtRecords: records?.txtRecords ?? [],
+      };
+    });
+  };
   return {
     info: MNS_INFO,
     status: enabled,
     normalize: normalizeMnsName,
-    async resolve(name) {
-      return (await lookup(name))?.owner ?? null;
+    async resolve(name, options) {
+      return (await lookupMany([name], options?.signal))[0]?.owner ?? null;
     },
-    async reverse(address) {
+    async reverse(address, options) {
       const key = normalizeMoveAddress(address);
       if (!key) return null;
-      const rows = await Promise.all(networks.map((n) => findPrimaryNames(db, n, [key])));
-      return preferred(rows.flat())?.name ?? null;
+      const rows = await Promise.all(
+        networks.map(async (n) => (await sources.primaryNames(n, [key], { signal: options?.signal })).get(key)),
+      );
+      return preferredNetwork(rows.filter((r) => r !== undefined))?.name ?? null;
     },
-    async records(name) {
-      const row = await lookup(name);
-      return row ? toNameRecord(row) : null;
+    async records(name, options) {
+      const [record] = await toRecords(await lookupMany([name], options?.signal), options?.signal);
+      return record ?? null;
     },
-    // A search page lists up to 50 registry names; this reads them in one statement instead of one
+    // A search page lists up to 50 names; this reads them in one question per source instead of one
     // per name and network.
-    async recordsMany(names) {
-      return (await lookupMany(names)).map((row) => (row ? toNameRecord(row) : null));
+    async recordsMany(names, options) {
+      return toRecords(await lookupMany(names, options?.signal), options?.signal);
     },
-    async candidates(prefix, limit) {
+    async candidates(prefix, limit, options) {
       const p = prefix.trim().normalize('NFC').toLowerCase();
-      return p === '' || limit <= 0 ? [] : findNamesByPrefix(db, p, limit);
+      return p === '' || limit <= 0 ? [] : sources.namesByPrefix(p, limit, { signal: options?.signal });
     },
   };
 }

@@ -1,0 +1,93 @@
+import type { Database } from '../../../platform/db/orm.js';
+import { preferredNetwork } from '../registry/networks.js';
+import {
+  findNames,
+  findNamesByPrefix,
+  findNamesOn,
+  findPrimaryNames,
+  findSubNames,
+  type MnsName,
+} from '../registry/store.js';
+import type { MnsSource, SourceName, SourceSubName } from './types.js';
+
+export const REGISTRY_SOURCE = 'registry';
+
+/** A registry row as a source answer; its JSON records are still decoded only when read. */
+function toSourceName(row: MnsName): SourceName {
+  return {
+    name: row.name,
+    network: row.network,
+    owner: row.owner,
+    resolverAddress: row.resolverAddress,
+    registeredAt: row.registeredAt,
+    expireAt: row.expireAt,
+    get records() {
+      return { avatar: row.avatar, txtRecords: row.txtRecords, multichainAddresses: row.multichainAddresses };
+    },
+    source: REGISTRY_SOURCE,
+  };
+}
+
+/**
+ * The local registry (`names:import`, and whatever else writes `mns_name`): asked first, so an operator's
+ * import overrides every other source. One indexed query per network and batch.
+ */
+export function createRegistrySource(db: Pick<Database, 'query'>, now: () => Date = () => new Date()): MnsSource {
+  return {
+    name: REGISTRY_SOURCE,
+    async names(network, names) {
+      return new Map((await findNames(db, network, names, now())).map((row) => [row.name, toSourceName(row)]));
+    },
+    async namesOn(networks, names) {
+      return (await findNamesOn(db, networks, names, now())).map(toSourceName);
+    },
+    async primaryNames(network, addresses) {
+      const rows = await findPrimaryNames(db, network, addresses, now());
+      return new Map(
+        rows.map((r) => [r.ownerKey, { name: r.name, network: r.network, owner: r.owner, source: REGISTRY_SOURCE }]),
+      );
+    },
+    async records(network, names) {
+      const rows = await findNames(db, network, names, now());
+      return new Map(
+        rows.map((row) => [
+          row.name,
+          toSourceName(row).records ?? { avatar: null, txtRecords: [], multichainAddresses: [] },
+        ]),
+      );
+    },
+    async subNames(network, parents, limit) {
+      const grouped = new Map<string, SourceSubName[]>();
+      for (const sub of await findSubNames(db, network, parents, limit, now())) {
+        const list = grouped.get(sub.parent) ?? [];
+        list.push({ name: sub.name, owner: sub.owner });
+        grouped.set(sub.parent, list);
+      }
+      return grouped;
+    },
+    async chainAddresses(caip2Id, networks, names) {
+      const byName = new Map<string, MnsName[]>();
+      for (const row of await findNamesOn(db, networks, names, now())) {
+        byName.set(row.name, [...(byName.get(row.name) ?? []), row]);
+      }
+      const found = new Map<
+        string,
+        { owner: string; address: string | null; network: MnsName['network']; source: string }
+      >();
+      for (const [name, rows] of byName) {
+        const row = preferredNetwork(rows) as MnsName;
+        const match = row.multichainAddresses.find((a) => a.caip2Id.toLowerCase() === caip2Id.toLowerCase());
+        found.set(name, {
+          owner: row.owner,
+          address: match?.address ?? null,
+          network: row.network,
+          source: REGISTRY_SOURCE,
+        });
+      }
+      return found;
+    },
+    namesByPrefix(prefix, limit) {
+      return findNamesByPrefix(db, prefix, limit, now());
+    },
+  };
+}
