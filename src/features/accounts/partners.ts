@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../platform/db/orm.js';
 import { AppError } from '../../platform/errors.js';
 import { type IssuedKey, issueApiKey, UUID } from './api-keys.js';
-
-export interface PartnerStats {
-  email: string;
-  name: string;
-  creditBalance: number;
-  creditUsage: number;
-}
+import type { PartnerStats } from './partner-stats.js';
 
 export interface PartnerSummary extends PartnerStats {
   id: string;

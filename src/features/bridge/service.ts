@@ -7,9 +7,10 @@ import { requestDeadline } from './deadline.js';
 import { type BridgeProviderOverrides, type BridgeProviderSet, createBridgeProviders } from './provider-registry.js';
 import type { BridgeChain, BridgeProvider, BridgeToken } from './providers/types.js';
 import { aggregateQuotes } from './quotes.js';
-import { type BridgeStatusResult, BridgeStatusService, type StatusArgs } from './status.js';
+import { BridgeStatusService, type StatusArgs } from './status.js';
 import { BridgeStore, type RouteWithId } from './store.js';
-import { parseQuoteInput, type RawQuoteInput, requireCaip2 } from './validation.js';
+import type { BridgeQuoteInput, BridgeStatus } from './types.js';
+import { parseQuoteInput, requireCaip2 } from './validation.js';
 
 export interface BridgeProviderState {
   name: string;
@@ -100,7 +101,7 @@ export class BridgeService {
   }
 
   /** Routes best-first, each stored under its id for the status call. */
-  async quote(input: RawQuoteInput, caller: BridgeCaller): Promise<RouteWithId[]> {
+  async quote(input: BridgeQuoteInput, caller: BridgeCaller): Promise<RouteWithId[]> {
     const { catalogue, providers } = this.world(caller.sandbox);
     const deadline = this.deadline();
     const request = await parseQuoteInput(input, (id) => catalogue.isBridgeSupported(id, deadline));
@@ -108,7 +109,7 @@ export class BridgeService {
     return this.store.saveRoutes(caller.partnerId, request, routes);
   }
 
-  status(args: Omit<StatusArgs, 'partnerId' | 'deadline'>, caller: BridgeCaller): Promise<BridgeStatusResult> {
+  status(args: Omit<StatusArgs, 'partnerId' | 'deadline'>, caller: BridgeCaller): Promise<BridgeStatus> {
     return this.world(caller.sandbox).statuses.status({
       ...args,
       partnerId: caller.partnerId,

@@ -12,19 +12,8 @@ import { isEnabled } from './provider-registry.js';
 import { checkSourceTransaction, type SourceTxCheck } from './providers/onchain/index.js';
 import type { BridgeProvider, BridgeStatusValue, ProviderStatusAnswer, TxInfo } from './providers/types.js';
 import { type BridgeStore, evmTxFingerprint, type StoredRoute } from './store.js';
+import type { BridgeStatus } from './types.js';
 import { familyOf, normaliseTxHash, requireTxHash } from './validation.js';
-
-export interface BridgeStatusResult {
-  status: BridgeStatusValue;
-  bridge: string;
-  fromTx: TxInfo;
-  /** Absent until the destination transaction exists. */
-  toTx: TxInfo | null;
-  progress: number;
-  message: string;
-  /** The provider's finer state, kept in the status history (not part of the spec's answer). */
-  substatus?: string;
-}
 
 export interface StatusArgs {
   txHash: string;
@@ -66,7 +55,7 @@ export class BridgeStatusService {
     this.now = options.now ?? Date.now;
   }
 
-  async status(args: StatusArgs): Promise<BridgeStatusResult> {
+  async status(args: StatusArgs): Promise<BridgeStatus> {
     const hint = this.hintedProvider(args.bridge);
     requireTxHash(args.txHash);
     const txHash = normaliseTxHash(args.txHash);
@@ -80,7 +69,7 @@ export class BridgeStatusService {
     }
 
     const cached = await this.store.terminal(txHash, route?.provider ?? hint?.name ?? this.providerNames);
-    if (cached) return cached.answer as BridgeStatusResult;
+    if (cached) return cached.answer as BridgeStatus;
 
     const onChain = await this.lookOnChain(txHash, route, args.deadline);
     if (!route && onChain?.route) route = onChain.route;
@@ -90,7 +79,7 @@ export class BridgeStatusService {
     const sourceChain = route?.fromChain ?? onChain?.caip2Id;
     const skeleton = (): TxInfo => onChain?.check.txInfo ?? emptyTx(txHash, sourceChain);
 
-    let result: BridgeStatusResult;
+    let result: BridgeStatus;
     if (onChain && route && onChain.check.state === 'NOT_FOUND') {
       // The quoted chain does not know the hash: nothing can have been bridged yet.
       result = this.answer(
@@ -303,7 +292,7 @@ export class BridgeStatusService {
     txHash: string,
     route: StoredRoute | undefined,
     onChain: OnChain | undefined,
-  ): BridgeStatusResult {
+  ): BridgeStatus {
     const chainTx = onChain?.check.txInfo;
     const sourceChain = route?.fromChain ?? onChain?.caip2Id;
     // The chain's own receipt has the real gas and block time; providers sometimes report zeros.
@@ -369,7 +358,7 @@ export class BridgeStatusService {
     message: string,
     pendingProgress = 50,
     substatus?: string,
-  ): BridgeStatusResult {
+  ): BridgeStatus {
     const progress = status === 'DONE' ? 100 : status === 'PENDING' ? Math.min(99, pendingProgress) : 0;
     return { status, bridge, fromTx, toTx, progress, message, ...(substatus ? { substatus } : {}) };
   }

@@ -1,5 +1,6 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Directive, Field, Float, InputType, ObjectType } from 'type-graphql';
+import type { BridgeStatusValue } from './providers/types.js';
 
 /** Amounts are decimal strings of base units: token amounts overflow every GraphQL number type. */
 @ObjectType({ description: 'A chain the bridge knows, by CAIP-2 id. Other subgraphs reference it by `caip2Id`.' })
@@ -151,8 +152,8 @@ export class TxInfo {
 
 @ObjectType({ description: 'Status of a bridge transfer, by source transaction.' })
 export class BridgeStatus {
-  @Field({ description: 'NOT_FOUND, PENDING, DONE or FAILED. DONE and FAILED are final.' })
-  status!: string;
+  @Field(() => String, { description: 'NOT_FOUND, PENDING, DONE or FAILED. DONE and FAILED are final.' })
+  status!: BridgeStatusValue;
 
   @Field({ description: 'Bridge provider name.' })
   bridge!: string;
@@ -168,6 +169,9 @@ export class BridgeStatus {
 
   @Field({ description: 'What is happening, in words.' })
   message!: string;
+
+  /** The provider's finer state, kept in the status history; not part of the answer (no field). */
+  substatus?: string;
 }
 
 @ObjectType({ description: 'A bridge provider and whether it serves.' })

@@ -11,6 +11,7 @@ import { type ChainFamily, NATIVE_EVM, NATIVE_SOLANA } from '../../platform/chai
 import { badInput } from '../../platform/errors.js';
 import { NATIVE_BITCOIN } from './providers/catalogue-seed/index.js';
 import type { QuoteRequest } from './providers/types.js';
+import type { BridgeQuoteInput } from './types.js';
 
 export const DEFAULT_SLIPPAGE = 0.03;
 export const MAX_SLIPPAGE = 0.5;
@@ -118,23 +119,12 @@ export function parseSlippage(value: number | null | undefined): number {
   return value;
 }
 
-export interface RawQuoteInput {
-  fromChain: string;
-  toChain: string;
-  fromToken: string;
-  toToken: string;
-  fromAmount: string;
-  fromAddress: string;
-  toAddress?: string | null | undefined;
-  slippage?: number | null | undefined;
-}
-
 /**
  * Checks a quote request and returns it with defaults applied. `isSupported` says whether the
  * catalogue bridges a chain; it runs after the syntax checks so a typo never costs a catalogue read.
  */
 export async function parseQuoteInput(
-  input: RawQuoteInput,
+  input: BridgeQuoteInput,
   isSupported: (caip2Id: string) => Promise<boolean>,
 ): Promise<QuoteRequest> {
   requireCaip2('fromChain', input.fromChain);
