@@ -150,3 +150,27 @@ describe('chain settings', () => {
     }
   });
 });
+
+describe('public interface over the chain source', () => {
+  it('answers names that exist only on chain, after the registry', async () => {
+    const { startTestApp } = await import('../../../../../test/support/app.js');
+    const node = await startFullnodeStandin({ moduleAddress: MODULE });
+    node.setName('chainonly', null, { target: ALICE, owner: ALICE, expiration: FUTURE });
+    node.setPrimary(ALICE, { domain: 'chainonly', subdomain: null });
+    const app = await startTestApp({ MOVEMENT_RPC_URL_126: node.url, MNS_MODULE_ADDRESS: MODULE });
+    try {
+      const get = (url: string, query: Record<string, string>) => app.http.inject({ method: 'GET', url, query });
+      const reverse = await get('/api/public/identity/name', { address: ALICE, caip2Id: 'move-mvmt:126' });
+      expect(reverse.json()).toEqual({ name: 'chainonly.snow', owner: ALICE });
+      const forward = await get('/api/public/identity/address', { name: 'chainonly', caip2Id: 'move-mvmt:126' });
+      expect(forward.statusCode).toBe(200);
+      expect(forward.json()).toMatchObject({ owner: ALICE });
+      expect((await get('/api/public/identity/name', { address: BOB, caip2Id: 'move-mvmt:126' })).statusCode).toBe(404);
+      node.failWith(503);
+      expect((await get('/api/public/identity/name', { address: BOB, caip2Id: 'move-mvmt:126' })).statusCode).toBe(503);
+    } finally {
+      await app.stop();
+      await node.close();
+    }
+  });
+});
