@@ -40,6 +40,7 @@ describe('committed schema and generated types', () => {
     expect(declared).toEqual({
       'query.stats': 0,
       'query.identitySearch': 1,
+      'query.evmPrimaryName': 0,
       'query.namingProviders': 0,
       'query.bridgeChains': 1,
       'query.bridgeTokens': 1,

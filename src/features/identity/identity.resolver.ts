@@ -2,8 +2,9 @@ import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { badInput, upstreamUnavailable } from '../../platform/errors.js';
 import { type RequestContext, requirePartner } from '../../platform/graphql/context.js';
 import { Price } from '../../platform/graphql/credits-directive.js';
+import { evmPrimaryName } from './evm-primary-name.js';
 import { toIdentityResult, toProviderStatus } from './map.js';
-import { IdentitySearchPage, NamingProviderStatus } from './types.js';
+import { EvmPrimaryName, IdentitySearchPage, NamingProviderStatus } from './types.js';
 
 @Resolver()
 export class IdentityResolver {
@@ -27,6 +28,24 @@ export class IdentityResolver {
       pagination: { page, perPage, total, totalPages: Math.ceil(total / perPage) },
       unavailableProviders: failed,
     };
+  }
+
+  @Query(() => EvmPrimaryName, {
+    nullable: true,
+    description:
+      "The primary name of an EVM address on a chain, as wallets show it (ENSIP-19): the chain's own reverse " +
+      'record, else the `default.reverse` one, kept only if the name resolves back to the address on that chain. ' +
+      'Null when there is none. Free.',
+  })
+  @Price(0)
+  async evmPrimaryName(
+    @Ctx() ctx: RequestContext,
+    @Arg('address', { description: 'A 0x-prefixed 20-byte EVM address.' }) address: string,
+    @Arg('chainId', () => Int, { defaultValue: 1, description: 'EVM chain id; 1 (Ethereum) by default.' })
+    chainId: number,
+  ): Promise<EvmPrimaryName | null> {
+    requirePartner(ctx);
+    return evmPrimaryName(ctx.services.naming, { address, chainId, timeoutMs: ctx.services.config.providerTimeoutMs });
   }
 
   @Query(() => [NamingProviderStatus], {

@@ -160,3 +160,18 @@ export class NamingProviderStatus {
   @Field(() => String, { nullable: true, description: 'Why it is disabled; null when enabled.' })
   reason!: string | null;
 }
+
+@ObjectType({ description: 'The primary name of an EVM address on one chain (ENSIP-19), verified forward.' })
+export class EvmPrimaryName {
+  @Field({ description: 'The normalised name, e.g. `vitalik.eth`.' })
+  name!: string;
+
+  @Field({ description: 'The address, checksummed.' })
+  address!: string;
+
+  @Field(() => Int, { description: 'EVM chain id the primary name is for.' })
+  chainId!: number;
+
+  @Field({ description: 'Naming service whose record answered, e.g. `ens`, `basenames`.' })
+  provider!: string;
+}
