@@ -1,9 +1,9 @@
-import 'reflect-metadata';
-import { buildApp } from './app.js';
-import { sandboxBanner, sandboxKeyFile, seedSandboxPartner } from './features/accounts/sandbox-seed.js';
-import { seedDemoNames } from './features/resolution/registry/demo.js';
-import { ConfigError, loadConfig } from './platform/config.js';
-import { DatabaseUnreachableError } from './platform/db/orm.js';
+// Only the version check is imported statically: on an old Node the rest would fail to load (node:sqlite)
+// before any of it could explain why. Everything else is imported once it has run.
+import { requireSupportedNode } from './platform/node-version.js';
+
+requireSupportedNode();
+const { ConfigError, loadConfig } = await import('./platform/config.js');
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -16,6 +16,16 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // Traces need their instrumentation hooked in before the modules it watches (http, pg, graphql) load.
+  const telemetry = config.otelEndpoint
+    ? await (await import('./platform/telemetry.js')).startTelemetry(config)
+    : undefined;
+  await import('reflect-metadata');
+  const { buildApp } = await import('./app.js');
+  const { sandboxBanner, sandboxKeyFile, seedSandboxPartner } = await import('./features/accounts/sandbox-seed.js');
+  const { seedDemoNames } = await import('./features/resolution/registry/demo.js');
+  const { DatabaseUnreachableError } = await import('./platform/db/orm.js');
+  const { startupSummary } = await import('./startup-summary.js');
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
     app = await buildApp(config);
@@ -34,6 +44,7 @@ async function main(): Promise<void> {
     await app.close().catch(() => {});
     process.exit(1);
   }
+  app.http.log.info(startupSummary(config, app.services), 'cipgate started');
   // Seeded only once the server listens: a start that fails (port taken) must not create, and so lose,
   // the one-time sandbox key.
   if (config.sandboxSeed) {
@@ -57,13 +68,16 @@ async function main(): Promise<void> {
     app.http.log.info({ signal }, 'draining in-flight requests before exit');
     // A hung request must not keep the process alive forever.
     setTimeout(() => process.exit(1), 10_000).unref();
-    app.close().then(
-      () => process.exit(0),
-      (err) => {
-        app.http.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(() => telemetry?.shutdown())
+      .then(
+        () => process.exit(0),
+        (err) => {
+          app.http.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

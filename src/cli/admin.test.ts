@@ -77,11 +77,53 @@ describe('admin CLI', () => {
     expect(listed.find((p: { email: string }) => p.email === 'it@initech.test')).toMatchObject({ activeKeys: 1 });
   });
 
+  it('key:list shows prefixes, labels and last use; usage sums the ledger per operation', async () => {
+    const partner = JSON.parse(
+      (
+        await run(
+          'partner:create',
+          '--name',
+          'Umbrella',
+          '--email',
+          'u@umbrella.test',
+          '--credits',
+          '10',
+          '--sandbox',
+          '--json',
+        )
+      ).last,
+    );
+    await run('key:create', '--partner', partner.id, '--label', 'ci');
+    const headers = { 'x-api-key': partner.apiKey };
+    expect((await app.http.inject({ method: 'GET', url: '/partners/bridge/chains', headers })).statusCode).toBe(200);
+    expect((await app.http.inject({ method: 'GET', url: '/partners/bridge/chains', headers })).statusCode).toBe(200);
+    await app.services.ledger.whenSettled();
+
+    const keys = JSON.parse((await run('key:list', '--partner', 'u@umbrella.test', '--json')).last);
+    expect(keys.map((k: { label: string }) => k.label)).toEqual(['initial', 'ci']);
+    expect(keys[0].prefix).toBe(partner.keyPrefix);
+    const text = await run('key:list', '--partner', partner.id);
+    expect(text.out.join('\n')).toMatch(new RegExp(`${partner.keyPrefix}  initial  created .*  last used 20`));
+    expect(text.out.join('\n')).toMatch(/ {2}ci {2}created .* {2}last used never/);
+
+    const usage = JSON.parse((await run('usage', '--partner', partner.id, '--granularity', 'hour', '--json')).last);
+    expect(usage).toMatchObject({ totalCredits: 2, granularity: 'hour' });
+    expect(usage.periods).toEqual([expect.objectContaining({ operation: 'bridgeChains', credits: 2, calls: 2 })]);
+    const lines = (await run('usage', '--partner', 'u@umbrella.test')).out;
+    expect(lines[0]).toMatch(/Umbrella <u@umbrella.test>: 2 credits charged/);
+  });
+
   it('explains bad arguments with exit code 2', async () => {
     const cases: [string[], RegExp][] = [
       [['partner:create', '--name', 'X', '--credits', '5'], /--email is required/],
       [['partner:create', '--name', 'X', '--email', 'not-an-email', '--credits', '5'], /not an e-mail/],
-      [['partner:create', '--name', 'X', '--email', 'x@y.test', '--credits', '-3'], /--credits must be a whole number/],
+      [['partner:create', '--name', 'X', '--email', 'x@y.test', '--credits=-3'], /--credits must be a whole number/],
+      // Strict flags: a misspelt or unknown one is refused, never silently ignored.
+      [['partner:create', '--name', 'X', '--email', 'x@y.test', '--credit', '5'], /Unknown option '--credit'/],
+      [['partner:list', '--all'], /Unknown option '--all'/],
+      [['partner:create', '--name', 'X', '--email', 'x@y.test', '--credits', '1', '--sandbox=yes'], /--sandbox/],
+      [['usage', '--partner', 'it@initech.test', '--granularity', 'week'], /granularity must be day or hour/],
+      [['key:list'], /--partner is required/],
       [['credits:grant', '--partner', 'nobody@nowhere.test', '--credits', '5'], /no partner/],
       [['key:revoke', 'cgk_ffffffff'], /no active key/],
       [['frobnicate'], /Unknown command/],

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { pathToFileURL } from 'node:url';
 import { type AdminCommand, parseArgs, UsageError } from '../platform/cli/command.js';
 import { ConfigError, loadConfig } from '../platform/config.js';
 import { openDatabase } from '../platform/db/orm.js';
@@ -17,7 +16,7 @@ function help(commands: AdminCommand[]): string {
  */
 export async function runAdmin(
   argv: string[],
-  io: { out(line: string): void; err(line: string): void },
+  io: { out(line: string): void; err(line: string): void; progress?(line: string): void },
   env: Record<string, string | undefined> = process.env,
   commands: AdminCommand[] = allCommands,
 ): Promise<number> {
@@ -34,9 +33,10 @@ export async function runAdmin(
   let db: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
     const config = loadConfig(env);
-    const args = parseArgs(rest);
+    const args = parseArgs(rest, command.options);
     db = await openDatabase(config.databaseUrl);
-    await command.run(args, { db, out: io.out, json: args.flags.get('json') === true });
+    const json = args.flags.get('json') === true;
+    await command.run(args, { db, out: io.out, json, ...(io.progress && !json ? { progress: io.progress } : {}) });
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
@@ -52,12 +52,4 @@ export async function runAdmin(
   } finally {
     await db?.close();
   }
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const code = await runAdmin(process.argv.slice(2), {
-    out: (line) => process.stdout.write(`${line}\n`),
-    err: (line) => process.stderr.write(`${line}\n`),
-  });
-  process.exitCode = code;
 }

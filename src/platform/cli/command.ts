@@ -1,3 +1,4 @@
+import { type ParseArgsOptionsConfig, parseArgs as parseNodeArgs } from 'node:util';
 import type { Database } from '../db/orm.js';
 
 /** Parsed `--flag value` pairs and positional arguments of one admin command. */
@@ -10,6 +11,8 @@ export interface CommandIO {
   db: Database;
   out(line: string): void;
   json: boolean;
+  /** Rewrites one status line on a terminal (stderr); absent when stderr is not a terminal, so logs stay clean. */
+  progress?(line: string): void;
 }
 
 /** One admin command, in a file of its own under cli/commands/. */
@@ -17,6 +20,8 @@ export interface AdminCommand {
   name: string;
   usage: string;
   summary: string;
+  /** The flags it takes (`--json` is always accepted); any other flag is refused before it runs. */
+  options?: ParseArgsOptionsConfig;
   run(args: Args, io: CommandIO): Promise<void>;
 }
 
@@ -24,20 +29,24 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export function parseArgs(argv: string[]): Args {
-  const flags = new Map<string, string | true>();
-  const positional: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      if (eq > 0) flags.set(arg.slice(2, eq), arg.slice(eq + 1));
-      else if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith('--'))
-        flags.set(arg.slice(2), argv[++i] as string);
-      else flags.set(arg.slice(2), true);
-    } else positional.push(arg);
+/** Parses with `node:util` strictly: an unknown or misspelt flag is a usage error, never silently ignored. */
+export function parseArgs(argv: string[], options: ParseArgsOptionsConfig = {}): Args {
+  let parsed: ReturnType<typeof parseNodeArgs>;
+  try {
+    parsed = parseNodeArgs({
+      args: argv,
+      options: { json: { type: 'boolean' }, ...options },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
-  return { flags, positional };
+  const flags = new Map<string, string | true>();
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (value === true || typeof value === 'string') flags.set(name, value);
+  }
+  return { flags, positional: parsed.positionals };
 }
 
 export function requireFlag(args: Args, name: string): string {

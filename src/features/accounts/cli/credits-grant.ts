@@ -5,6 +5,7 @@ export const creditsGrant: AdminCommand = {
   name: 'credits:grant',
   usage: 'credits:grant --partner <id|email> --credits <n> [--json]',
   summary: 'Add credits to a partner (recorded as a grant in the ledger)',
+  options: { partner: { type: 'string' }, credits: { type: 'string' } },
   async run(args, io) {
     const ref = requireFlag(args, 'partner');
     const credits = intFlag(args, 'credits', { required: true, min: 1 }) as number;

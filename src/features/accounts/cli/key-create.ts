@@ -6,6 +6,7 @@ export const keyCreate: AdminCommand = {
   name: 'key:create',
   usage: 'key:create --partner <id|email> [--label <text>] [--json]',
   summary: 'Issue another API key for a partner (shown only once)',
+  options: { partner: { type: 'string' }, label: { type: 'string' } },
   async run(args, io) {
     const ref = requireFlag(args, 'partner');
     const label = args.flags.get('label');

@@ -5,6 +5,7 @@ export const keyRevoke: AdminCommand = {
   name: 'key:revoke',
   usage: 'key:revoke <key id | key prefix (cgk_xxxxxxxx)> [--json]',
   summary: 'Revoke an API key at once; it answers 401 from then on',
+  options: { key: { type: 'string' } },
   async run(args, io) {
     const ref = args.positional[0] ?? (args.flags.get('key') as string | undefined);
     if (!ref || typeof ref !== 'string') throw new UsageError('give the key id or its public prefix');

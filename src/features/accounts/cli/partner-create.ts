@@ -6,12 +6,17 @@ export const partnerCreate: AdminCommand = {
   usage: 'partner:create --name <name> --email <email> --credits <n> [--sandbox] [--json]',
   summary:
     'Create a partner with an opening credit grant and print its API key (shown only once); --sandbox: served demo bridge data only',
+  options: {
+    name: { type: 'string' },
+    email: { type: 'string' },
+    credits: { type: 'string' },
+    sandbox: { type: 'boolean' },
+  },
   async run(args, io) {
     const name = requireFlag(args, 'name');
     const email = requireFlag(args, 'email');
     const credits = intFlag(args, 'credits', { required: true }) as number;
     const sandbox = args.flags.get('sandbox');
-    if (sandbox !== undefined && sandbox !== true) throw new UsageError('--sandbox takes no value');
     try {
       const { partner, key } = await createPartner(io.db, { name, email, credits, sandbox: sandbox === true });
       if (io.json) {

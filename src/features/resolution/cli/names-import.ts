@@ -10,6 +10,7 @@ export const namesImport: AdminCommand = {
   usage: 'names:import <file.jsonl> [--batch-size <n>] [--json]',
   summary:
     'Upsert MNS names from JSON Lines (one name per line, see src/registry/mns/import.ts); bad lines are reported by number and skipped, and make the exit code 1',
+  options: { 'batch-size': { type: 'string' } },
   async run(args, io) {
     const [file, ...extra] = args.positional;
     if (!file || extra.length) throw new UsageError('give exactly one JSON Lines file');
@@ -21,7 +22,18 @@ export const namesImport: AdminCommand = {
       throw new UsageError(`cannot read "${file}"`);
     }
     const started = performance.now();
-    const summary = await importNames(io.db, readLines(file), { batchSize });
+    const progress = io.progress;
+    const summary = await importNames(io.db, readLines(file), {
+      batchSize,
+      onProgress: progress
+        ? (done) => {
+            const seconds = (performance.now() - started) / 1000;
+            progress(
+              `${done.lines} lines read, ${done.imported} imported, ${done.rejected} rejected (${seconds.toFixed(1)} s)`,
+            );
+          }
+        : undefined,
+    });
     const seconds = (performance.now() - started) / 1000;
     if (io.json) {
       io.out(JSON.stringify({ file, ...summary, seconds: Number(seconds.toFixed(3)) }));
