@@ -18,6 +18,10 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/schema ./schema
 # Sandbox demo names are read at first start.
 COPY --from=build /app/src/features/resolution/registry/demo-names.jsonl ./src/features/resolution/registry/demo-names.jsonl
+# The volume's mount point belongs to the user the service runs as: a named volume starts as a copy of
+# it, so the embedded database and the sandbox key file can be written there. /app/data (where the key
+# file goes when the database is PostgreSQL) is the same volume.
+RUN mkdir -p /data && chown node:node /data && ln -s /data /app/data
 VOLUME ["/data"]
 EXPOSE 4000
 USER node
