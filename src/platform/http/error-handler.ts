@@ -23,8 +23,12 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   // Unknown paths still pass the auth hook's rate limits (it runs on every request), so scanning is not free.
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    // A known path asked with another method is a 405 naming the methods it has, not a 404.
-    const allowed = METHODS.filter((method) => method !== request.method && app.findRoute({ method, url: path }));
+    // A known path asked with another method is a 405 naming the methods it has, not a 404. CORS's catch-all
+    // `OPTIONS *` (cors.ts) matches every path, so it says nothing about whether this one exists.
+    const allowed = METHODS.filter((method) => {
+      const route = method !== request.method && app.findRoute({ method, url: path });
+      return route && !(method === 'OPTIONS' && '*' in route.params);
+    });
     if (allowed.length) {
       reply.header('allow', allowed.join(', '));
       return sendError(request, reply, 405, `Cannot ${request.method} ${path}: use ${allowed.join(' or ')}`);
