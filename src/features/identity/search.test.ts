@@ -22,7 +22,12 @@ type Behaviour = 'ok' | 'fail' | 'hang';
  * A provider over an in-memory set of names. `hang` never settles and ignores its signal, the worst
  * case for the search's timeout; `listing` makes it answer `candidates` like a local registry.
  */
-function fakeProvider(id: string, suffix: string, names: string[], opts: { listing?: boolean; off?: string } = {}) {
+function fakeProvider(
+  id: string,
+  suffix: string,
+  names: string[],
+  opts: { listing?: boolean; off?: string; dns?: boolean } = {},
+) {
   const calls: string[] = [];
   let behaviour: Behaviour = 'ok';
   const record = (name: string): NameRecord => ({
@@ -54,7 +59,7 @@ function fakeProvider(id: string, suffix: string, names: string[], opts: { listi
     normalize(name) {
       const n = name.toLowerCase();
       if (
-        !n.endsWith(suffix) ||
+        (!n.endsWith(suffix) && !opts.dns) ||
         n
           .slice(0, -suffix.length)
           .split('.')
@@ -140,6 +145,54 @@ describe('IdentitySearch', () => {
     expect(home.calls).toEqual([]);
     expect((await run('alice.eth')).hits.map((h) => h.info.provider)).toEqual(['chain']);
     expect(sub.calls).toEqual(['records alice.base.eth']);
+  });
+
+  it('sends a dotted name no suffix claims (a DNS name) to ENS and to no other provider', async () => {
+    const ens = fakeProvider('ens', '.eth', ['alice.eth', 'jesse.cb.id'], { dns: true });
+    const sns = fakeProvider('sns', '.sol', ['jesse.sol']);
+    const s = new IdentitySearch(
+      namingProviders([home.provider, ens.provider, sub.provider, sns.provider], 'home'),
+      index,
+      {
+        timeoutMs: 200,
+        log,
+      },
+    );
+    const page = await s.search({ query: 'Jesse.CB.id', page: 1, perPage: 10 });
+    expect(names(page)).toEqual(['jesse.cb.id']);
+    expect(page.hits[0]).toMatchObject({ exact: true, info: { provider: 'ens' } });
+    // A dotted query without a known suffix is no longer a bare label: `pay.alice` is not tried as
+    // `pay.alice.snow`, `pay.alice.sol`, … but as the DNS name it is.
+    expect(await s.search({ query: 'pay.alice', page: 1, perPage: 10 })).toEqual({ hits: [], total: 0, failed: [] });
+    expect(ens.calls).toEqual(['records jesse.cb.id', 'records pay.alice']);
+    expect([home.calls, sub.calls, sns.calls]).toEqual([[], [], []]);
+    // A bare label still goes everywhere.
+    await s.search({ query: 'jesse', page: 1, perPage: 10 });
+    expect(sns.calls).toEqual(['records jesse.sol', 'candidates jesse']);
+  });
+
+  it('refuses a DNS name when the DNS provider is disabled or absent, without asking anyone', async () => {
+    const off = fakeProvider('ens', '.eth', ['jesse.cb.id'], { dns: true, off: 'ENS_RPC_URL is not set' });
+    const s = new IdentitySearch(namingProviders([home.provider, off.provider], 'home'), index, {
+      timeoutMs: 200,
+      log,
+    });
+    await expect(s.search({ query: 'jesse.cb.id', page: 1, perPage: 10 })).rejects.toThrow(
+      new ProviderNotEnabledError('ENS (DNS names) is not enabled on this server'),
+    );
+    // The main suite has no provider with the id `ens`: a DNS name there is a bad query, not a bare label.
+    await expect(run('jesse.cb.id')).rejects.toThrow(
+      /"jesse.cb.id" has no suffix that a naming provider here resolves/,
+    );
+    // The DNS provider is an option, for a deployment whose ENS provider has another id.
+    const other = fakeProvider('names', '.eth', ['jesse.cb.id'], { dns: true });
+    const dns = new IdentitySearch(namingProviders([home.provider, other.provider], 'home'), index, {
+      timeoutMs: 200,
+      log,
+      dnsProvider: 'names',
+    });
+    expect(names(await dns.search({ query: 'jesse.cb.id', page: 1, perPage: 10 }))).toEqual(['jesse.cb.id']);
+    expect([off.calls, home.calls]).toEqual([[], []]);
   });
 
   it('answers a full name that does not exist with no results', async () => {

@@ -11,6 +11,11 @@ export const MAX_PER_PAGE = 50;
  * most this many per source: a prefix so short that it matches more is not a useful search.
  */
 export const MAX_PREFIX_MATCHES = 500;
+/**
+ * The provider that resolves DNS names (`jesse.cb.id`): ENS does, through ENSIP-10 wildcard resolvers,
+ * CCIP-Read gateways and DNSSEC-imported names, so a dotted name no provider's suffix claims goes there.
+ */
+export const DEFAULT_DNS_PROVIDER = 'ens';
 /** A search's deadline, in multiples of the provider timeout (see `IdentitySearch`). */
 export const SEARCH_DEADLINE_FACTOR = 1.5;
 
@@ -77,8 +82,9 @@ interface Match {
 /**
  * Identity search across naming providers.
  *
- * A full name (`alice.eth`) is looked up by the provider owning its suffix. Anything else is a bare
- * label, looked up as an exact name under every enabled provider in parallel, plus prefix matches
+ * A full name (`alice.eth`) is looked up by the provider owning its suffix (the longest that matches);
+ * any other dotted name (a DNS name such as `jesse.cb.id`) by the DNS provider, ENS, alone. A query
+ * without a dot is a bare label, looked up as an exact name under every enabled provider in parallel, plus prefix matches
  * from the local registry's listing and from the index of names other providers resolved before.
  * Order: exact matches first, the home registry's before other providers', then by name; the order
  * depends only on the data, so pages are stable. A search has one deadline, 1.5 × `timeoutMs`, for all
@@ -91,7 +97,12 @@ export class IdentitySearch {
   constructor(
     private readonly providers: NamingProviders,
     private readonly index: NameIndex,
-    private readonly options: { timeoutMs: number; log: Logger },
+    private readonly options: {
+      timeoutMs: number;
+      log: Logger;
+      /** Id of the provider that resolves DNS names; `DEFAULT_DNS_PROVIDER` (ENS) unless set. */
+      dnsProvider?: string;
+    },
   ) {}
 
   async search({ query, page, perPage, signal: callerSignal }: SearchInput): Promise<SearchPage> {
@@ -100,7 +111,7 @@ export class IdentitySearch {
       throw new InvalidQueryError(`perPage must be an integer from 1 to ${MAX_PER_PAGE}`);
     }
     const text = checkQuery(query);
-    const owner = this.providers.owning(text);
+    const owner = this.providers.owning(text) ?? this.dnsNameProvider(text);
     const { timeoutMs } = this.options;
     const deadline = AbortSignal.timeout(Math.ceil(timeoutMs * SEARCH_DEADLINE_FACTOR));
     const search = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
@@ -112,6 +123,18 @@ export class IdentitySearch {
     return { hits, total: matches.list.length, failed: matches.failed };
   }
 
+  /**
+   * The provider of a dotted name that no suffix claims: the DNS provider, whose normalisation then
+   * judges the name. Undefined for a bare label (no dot).
+   */
+  private dnsNameProvider(text: string): NamingProvider | undefined {
+    if (!text.includes('.')) return undefined;
+    const id = this.options.dnsProvider ?? DEFAULT_DNS_PROVIDER;
+    const provider = this.providers.byId(id);
+    if (!provider) throw new InvalidQueryError(`"${text}" has no suffix that a naming provider here resolves`);
+    return provider;
+  }
+
   private async fullName(
     provider: NamingProvider,
     text: string,
@@ -120,9 +143,8 @@ export class IdentitySearch {
     if (!provider.status.enabled) {
       // Checked before the name's syntax: whatever the name, this server cannot look it up. The reason
       // (an unset setting) is for the operator's logs and /namingProviders, not for this answer.
-      throw new ProviderNotEnabledError(
-        `${provider.info.providerName} (${this.providers.suffixOf(provider)}) is not enabled on this server`,
-      );
+      const serves = this.providers.owning(text) === provider ? this.providers.suffixOf(provider) : 'DNS names';
+      throw new ProviderNotEnabledError(`${provider.info.providerName} (${serves}) is not enabled on this server`);
     }
     const name = normalizeFor(provider, text);
     const lookups = [{ provider, name }];
