@@ -148,6 +148,16 @@ describe('names:import', () => {
       txtRecords: [{ key: 'url', value: 'https://a.example', type: 'url' }],
     });
   });
+
+  it('imports names on every Movement network, Bardock (move-mvmt:250) included', async () => {
+    const file = jsonlFile([
+      { name: 'bardock', caip2Id: 'move-mvmt:250', owner: X, primary: true },
+      { name: 'bardock', caip2Id: 'move-mvmt:126', owner: Y },
+    ]);
+    expect((await importNamesFile(database.url, file)).code).toBe(0);
+    expect((await rows()).map((r) => `${r.name}@${r.network}`)).toEqual(['bardock.snow@126', 'bardock.snow@250']);
+    expect(await primaries()).toEqual(['bardock.snow@250']);
+  });
 });
 
 describe('names:import at volume', () => {

@@ -122,9 +122,6 @@ export function parseImportLine(text: string): MnsName {
     if (err instanceof InvalidNetworkError) throw new ImportLineError(`"caip2Id": ${err.message}`);
     throw err;
   }
-  // The mns_name table's check constraint still lists 126 and 177 only (migration 0002); until a
-  // migration widens it, say so per line instead of failing the whole import on the insert.
-  if (network === '250') throw new ImportLineError('"caip2Id": move-mvmt:250 names cannot be imported yet');
   const owner = address(requiredString(obj, 'owner'), 'owner');
   const resolver = optionalString(obj, 'resolverAddress', 255);
   if (!absent(obj.primary) && typeof obj.primary !== 'boolean')

@@ -7,7 +7,7 @@ export const MnsName = defineEntity({
   properties: {
     // Prefix search is a range scan, which needs bytewise ordering ("C" on PostgreSQL; SQLite's default).
     name: p.string().length(255).collation('C').primary(),
-    network: p.enum(['126', '177']).columnType('varchar(16)').primary(),
+    network: p.enum(['126', '177', '250']).columnType('varchar(16)').primary(),
     parent: p.string().length(255).collation('C').nullable(),
     owner: p.string().length(255),
     ownerKey: p.string().columnType('char(66)'),
