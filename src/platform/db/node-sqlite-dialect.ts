@@ -1,5 +1,16 @@
 import type { StatementSync } from 'node:sqlite';
-import { type SqliteDatabase, SqliteDialect } from 'kysely';
+import { NodeSqliteDialect } from '@mikro-orm/sql';
+
+/**
+ * MikroORM exports its node:sqlite dialect but not the Kysely `SqliteDialect` it extends, whose
+ * constructor takes the database factory. Taking the class from there keeps us on MikroORM's own copy
+ * of Kysely instead of a second, separately versioned dependency.
+ */
+const SqliteDialect = Object.getPrototypeOf(NodeSqliteDialect) as new (config: {
+  database: () => Promise<unknown>;
+}) => NodeSqliteDialect;
+if (typeof SqliteDialect !== 'function' || !('createDriver' in SqliteDialect.prototype))
+  throw new Error('@mikro-orm/sql: NodeSqliteDialect no longer extends a Kysely dialect');
 
 /**
  * Kysely dialect for `node:sqlite`, like MikroORM's `NodeSqliteDialect` but keeping prepared statements.
@@ -40,8 +51,7 @@ export class CachedNodeSqliteDialect extends SqliteDialect {
             db.close();
           },
         };
-        // node:sqlite's statement types differ from better-sqlite3's nominally, not in behaviour.
-        return database as unknown as SqliteDatabase;
+        return database;
       },
     });
   }

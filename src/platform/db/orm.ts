@@ -3,17 +3,25 @@ import { dirname, resolve } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { type AbstractSqlConnection, SqliteDriver } from '@mikro-orm/sql';
-import { CompiledQuery, type QueryResult } from 'kysely';
+import {
+  type AbstractSqlConnection,
+  type AbstractSqlDriver,
+  type QueryResult,
+  type SqlEntityManager,
+  SqliteDriver,
+  type SqlOptions,
+} from '@mikro-orm/sql';
 import { allEntities, SchemaNamingStrategy } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
 import { CachedNodeSqliteDialect } from './node-sqlite-dialect.js';
+import { sqliteMappedType } from './sqlite-datetime.js';
 import { describeDatabaseError, isDatabaseUnavailable, maskDatabaseUrl } from './unavailable.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
 
 export interface Database {
-  orm: Awaited<ReturnType<typeof MikroORM.init>>;
+  /** For the entity manager: `db.orm.em.fork()` per call (no global context). */
+  orm: MikroORM<AbstractSqlDriver, SqlEntityManager>;
   dialect: Dialect;
   /** Runs a statement and returns its rows (`RETURNING` works on both dialects). */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -25,6 +33,23 @@ export interface Database {
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
+
+type Handle = Pick<Database, 'query' | 'run'>;
+type Trx = Parameters<Parameters<AbstractSqlConnection['transactional']>[0]>[0];
+/** MikroORM's Kysely client, or a transaction on it. */
+type Executor = Pick<ReturnType<AbstractSqlConnection['getClient']>, 'executeQuery'>;
+type CompiledStatement = Parameters<Executor['executeQuery']>[0] & { sql: string };
+
+/**
+ * A statement with bound parameters in the shape Kysely executes (what its `CompiledQuery.raw` builds,
+ * and what MikroORM's own `stream()` builds by hand): Kysely reaches us only through MikroORM.
+ */
+const rawStatement = (sql: string, parameters: readonly unknown[]): CompiledStatement => ({
+  sql,
+  parameters,
+  query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] },
+  queryId: { queryId: '' },
+});
 
 /** `postgres://…` selects PostgreSQL; `file:<path>` (or `file::memory:`) the embedded node:sqlite database. */
 export function dialectOf(databaseUrl: string): Dialect {
@@ -43,10 +68,11 @@ export interface DatabaseLimits {
 /** No limits: for migrations and the admin CLI, whose statements may legitimately take long. */
 const UNLIMITED: DatabaseLimits = { poolMax: 10, acquireTimeoutMs: 0, statementTimeoutMs: 0 };
 
-function ormOptions(databaseUrl: string, limits: DatabaseLimits): Parameters<typeof MikroORM.init>[0] {
+function ormOptions(databaseUrl: string, limits: DatabaseLimits): SqlOptions {
   const common = {
     // The entities describe every table (entities.test.ts proves them equal to the migrations, which
-    // stay the source of the schema); reads and writes still go through `query`/`run` below.
+    // stay the source of the schema). CRUD and admin paths use the entity manager; hot paths and the
+    // ledger run SQL through `query`/`run` below.
     entities: allEntities,
     namingStrategy: SchemaNamingStrategy,
     extensions: [Migrator],
@@ -76,7 +102,13 @@ function ormOptions(databaseUrl: string, limits: DatabaseLimits): Parameters<typ
   }
   const path = databaseUrl.slice('file:'.length);
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-  return { ...common, driver: SqliteDriver, dbName: path, driverOptions: new CachedNodeSqliteDialect(path) };
+  return {
+    ...common,
+    driver: SqliteDriver,
+    dbName: path,
+    driverOptions: new CachedNodeSqliteDialect(path),
+    discovery: { getMappedType: sqliteMappedType },
+  };
 }
 
 // Any constant shared by every cipgate process on one database ("cipg" in ASCII).
@@ -137,7 +169,7 @@ async function open(databaseUrl: string, limits: DatabaseLimits): Promise<Databa
   if (dialect === 'postgresql') {
     // Migrations on their own short-lived connection without the serving limits (see migrate()); a
     // dead server still fails fast there, on the acquire timeout.
-    const migrations = await MikroORM.init(
+    const migrations = await MikroORM.init<AbstractSqlDriver, SqlEntityManager>(
       // Two connections: the migrator reads its table's existence outside the transaction it is given.
       ormOptions(databaseUrl, { ...UNLIMITED, poolMax: 2, acquireTimeoutMs: limits.acquireTimeoutMs }),
     );
@@ -147,7 +179,7 @@ async function open(databaseUrl: string, limits: DatabaseLimits): Promise<Databa
       await migrations.close(true);
     }
   }
-  const orm = await MikroORM.init(ormOptions(databaseUrl, limits));
+  const orm = await MikroORM.init<AbstractSqlDriver, SqlEntityManager>(ormOptions(databaseUrl, limits));
   const connection = orm.em.getConnection() as AbstractSqlConnection;
   if (dialect === 'sqlite') {
     try {
@@ -165,38 +197,51 @@ async function open(databaseUrl: string, limits: DatabaseLimits): Promise<Databa
     }
   }
 
-  // node:sqlite binds neither booleans nor Dates; PostgreSQL wants real booleans. Callers pass JS values.
-  const bind = (params: unknown[]) =>
+  // Callers pass JS values: node:sqlite binds neither booleans nor Dates, and an undefined would not
+  // survive MikroORM's formatting on PostgreSQL.
+  const bind = (params: readonly unknown[]) =>
     params.map((v) =>
-      v instanceof Date ? v.toISOString() : typeof v === 'boolean' && dialect === 'sqlite' ? (v ? 1 : 0) : v,
+      v === undefined
+        ? null
+        : v instanceof Date
+          ? v.toISOString()
+          : typeof v === 'boolean' && dialect === 'sqlite'
+            ? Number(v)
+            : v,
     );
-  // Statements go to the driver with real bound parameters (MikroORM's execute() would inline them into
-  // the SQL text, which costs a formatting pass and defeats the server's plan cache). SQL is written
-  // with `?` placeholders; PostgreSQL's `$n` form is derived once per statement text.
-  const native = new Map<string, string>();
-  const toNative = (sql: string): string => {
-    if (dialect === 'sqlite') return sql;
-    let converted = native.get(sql);
-    if (converted === undefined) {
-      let n = 0;
-      converted = sql.replace(/\?/g, () => `$${++n}`);
-      if (native.size < 10_000) native.set(sql, converted);
-    }
-    return converted;
-  };
-  type Executor = { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> };
-  const makeHandle = (executor: Executor): Pick<Database, 'query' | 'run'> => ({
-    query: async <T>(sql: string, params: unknown[] = []) =>
-      (await executor.executeQuery(CompiledQuery.raw(toNative(sql), bind(params)))).rows as T[],
-    run: async (sql: string, params: unknown[] = []) =>
-      Number((await executor.executeQuery(CompiledQuery.raw(toNative(sql), bind(params)))).numAffectedRows ?? 0),
-  });
-  const root = makeHandle(connection.getClient());
+  const makeHandle =
+    dialect === 'postgresql'
+      ? (trx?: Trx): Handle => ({
+          // MikroORM 7's execute() inlines the values into the SQL text (Platform.formatQuery, escaped
+          // like pg's escapeLiteral) instead of binding them. On PostgreSQL that costs nothing the
+          // server would have saved: node-postgres sends unnamed statements, parsed and planned on every
+          // call either way (3000 primary-key lookups: ~0.3 ms each both ways, MikroORM's own bookkeeping
+          // at most ~15 % on top). So statements go through MikroORM as written, `?` placeholders and all,
+          // and no code of ours rewrites SQL.
+          query: async <T>(sql: string, params: readonly unknown[] = []) =>
+            (await connection.execute(sql, bind(params), 'all', trx)) as T[],
+          run: async (sql: string, params: readonly unknown[] = []) =>
+            (await connection.execute<QueryResult>(sql, bind(params), 'run', trx)).affectedRows,
+        })
+      : (trx?: Trx): Handle => {
+          // On SQLite the values stay bound, through MikroORM's own Kysely client: inlined values would
+          // make every call a new statement text, defeating the prepared-statement cache
+          // (node-sqlite-dialect.ts), and SQLite takes `?` placeholders as they are.
+          const client: Executor = trx ?? connection.getClient();
+          const exec = (sql: string, params: readonly unknown[]) =>
+            client.executeQuery(rawStatement(sql, bind(params)));
+          return {
+            query: async <T>(sql: string, params: readonly unknown[] = []) => (await exec(sql, params)).rows as T[],
+            run: async (sql: string, params: readonly unknown[] = []) =>
+              Number((await exec(sql, params)).numAffectedRows ?? 0),
+          };
+        };
+  const root = makeHandle();
   return {
     orm,
     dialect,
     ...root,
-    transaction: (fn) => connection.transactional((trx) => fn(makeHandle(trx as unknown as Executor))),
+    transaction: (fn) => connection.transactional((trx) => fn(makeHandle(trx))),
     async ping(timeoutMs = 1000) {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, reject) => {

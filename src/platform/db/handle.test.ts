@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { ApiKey, Partner } from './entities/index.js';
+import { reserveCredits, settleHeld } from './ledger-statements.js';
+import { type Database, openDatabase } from './orm.js';
+
+describe('database handle on MikroORM', () => {
+  let database: TestDatabase;
+  let db: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = await openDatabase(database.url);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+
+  const partner = async (credits: number) => {
+    const id = randomUUID();
+    await db.run(
+      'insert into partner (id, name, email, credit_balance, credit_usage, credit_reserved, sandbox, created_at) values (?, ?, ?, ?, 0, 0, ?, ?)',
+      [id, 'P', `${id}@example.test`, credits, false, new Date()],
+    );
+    return id;
+  };
+
+  it('passes values through untouched: quotes, backslashes, `?` and `$1` in values, booleans, Dates, undefined', async () => {
+    const id = randomUUID();
+    const name = `O'Brien \\ what? $1 -- ?? '); drop table partner; --`;
+    const at = new Date('2025-03-04T05:06:07.089Z');
+    expect(
+      await db.run(
+        'insert into partner (id, name, email, credit_balance, credit_usage, credit_reserved, sandbox, created_at) values (?, ?, ?, 0, 0, 0, ?, ?)',
+        [id, name, `${id}@example.test`, true, at],
+      ),
+    ).toBe(1);
+    const [row] = await db.query<{ name: string; sandbox: unknown; created_at: unknown }>(
+      'select name, sandbox, created_at from partner where id = ? and ? is null',
+      [id, undefined],
+    );
+    expect(row?.name).toBe(name);
+    expect(Boolean(row?.sandbox)).toBe(true);
+    expect(new Date(row?.created_at as string).toISOString()).toBe(at.toISOString());
+  });
+
+  it('counts changed rows and rolls a failed transaction back', async () => {
+    const id = await partner(5);
+    expect(await db.run('update partner set credit_balance = credit_balance + ? where id = ?', [1, id])).toBe(1);
+    expect(await db.run('update partner set credit_balance = 0 where id = ?', [randomUUID()])).toBe(0);
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.run('update partner set credit_balance = 100 where id = ?', [id]);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    const [row] = await db.query<{ b: number | string }>('select credit_balance as b from partner where id = ?', [id]);
+    expect(Number(row?.b)).toBe(6);
+  });
+
+  it('writes timestamps from the entity manager in the same form as the SQL statements', async () => {
+    const id = await partner(0);
+    const em = db.orm.em.fork();
+    const created = new Date('2025-01-02T03:04:05.006Z');
+    em.create(ApiKey, {
+      id: randomUUID(),
+      partner: id,
+      prefix: `cgk_${id.slice(0, 8)}`,
+      hash: 'h',
+      createdAt: created,
+    });
+    await em.flush();
+    // Epoch milliseconds would sort before any ISO text on SQLite, failing the lower bound.
+    const [viaSql] = await db.query<{ n: number | string }>(
+      'select count(*) as n from api_key where created_at > ? and created_at < ?',
+      [new Date('2025-01-02T03:04:05.005Z'), new Date('2025-01-02T03:04:05.007Z')],
+    );
+    expect(Number(viaSql?.n)).toBe(1);
+    const back = await db.orm.em.fork().findOneOrFail(Partner, { id });
+    expect(back.createdAt).toBeInstanceOf(Date);
+  });
+
+  it('reserves only what the balance covers and settles a hold exactly once', async () => {
+    const id = await partner(5);
+    const hold = (credits: number) => ({
+      id: randomUUID(),
+      partnerId: id,
+      credits,
+      operation: 'op',
+      requestId: 'r',
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
+    const first = hold(3);
+    expect(await reserveCredits(db, first)).toBe(true);
+    expect(await reserveCredits(db, hold(3))).toBe(false);
+    const settlement = {
+      reservationId: first.id,
+      partnerId: id,
+      reserved: 3,
+      total: 2,
+      charges: [
+        { operation: 'a', credits: 2 },
+        { operation: 'b', credits: 0 },
+      ],
+      requestId: 'r',
+      at: new Date().toISOString(),
+    };
+    expect(await settleHeld(db, settlement)).toBe(true);
+    expect(await settleHeld(db, settlement)).toBe(false);
+    const [books] = await db.query<Record<string, number | string>>(
+      `select credit_balance as balance, credit_usage as usage, credit_reserved as reserved,
+              (select count(*) from ledger_entry where reservation_id = ?) as charges
+         from partner where id = ?`,
+      [first.id, id],
+    );
+    expect(Object.fromEntries(Object.entries(books ?? {}).map(([k, v]) => [k, Number(v)]))).toEqual({
+      balance: 3,
+      usage: 2,
+      reserved: 0,
+      charges: 1,
+    });
+  });
+});
