@@ -1,4 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import {
+  insertCharges,
+  reserveCredits,
+  type Settlement,
+  settleHeld,
+  settleHeldWithin,
+} from '../db/ledger-statements.js';
 import type { Database } from '../db/orm.js';
 
 /**
@@ -37,59 +44,10 @@ export class CreditLedger {
 
   async reserve(partnerId: string, credits: number, operation: string, requestId: string): Promise<ReserveResult> {
     const id = randomUUID();
-    const reserved =
-      this.db.dialect === 'postgresql'
-        ? await this.reservePg(id, partnerId, credits, operation, requestId)
-        : await this.reserveInTransaction(id, partnerId, credits, operation, requestId);
-    if (reserved) return { ok: true, reservation: { id, partnerId, credits } };
+    const hold = { id, partnerId, credits, operation: operation.slice(0, 255), requestId };
+    if (await reserveCredits(this.db, { ...hold, expiresAt: isoIn(this.reservationTtlMs) }))
+      return { ok: true, reservation: { id, partnerId, credits } };
     return { ok: false, available: await this.available(partnerId) };
-  }
-
-  /**
-   * On PostgreSQL the hold and its row are one statement: one round trip, and the partner row is locked
-   * only for that statement instead of across a BEGIN … COMMIT exchange, which is what queues parallel
-   * calls of one partner behind each other.
-   */
-  private async reservePg(
-    id: string,
-    partnerId: string,
-    credits: number,
-    operation: string,
-    requestId: string,
-  ): Promise<boolean> {
-    const inserted = await this.db.run(
-      `with held as (
-         update partner set credit_reserved = credit_reserved + ?::bigint
-          where id = ?::uuid and credit_balance - credit_reserved >= ?::bigint
-          returning id
-       )
-       insert into credit_reservation (id, partner_id, credits, operation, request_id, expires_at)
-       select ?::uuid, held.id, ?::int, ?::text, ?::text, ?::timestamptz from held`,
-      [credits, partnerId, credits, id, credits, operation.slice(0, 255), requestId, isoIn(this.reservationTtlMs)],
-    );
-    return inserted === 1;
-  }
-
-  private async reserveInTransaction(
-    id: string,
-    partnerId: string,
-    credits: number,
-    operation: string,
-    requestId: string,
-  ): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const held = await tx.run(
-        `update partner set credit_reserved = credit_reserved + ?
-          where id = ? and credit_balance - credit_reserved >= ?`,
-        [credits, partnerId, credits],
-      );
-      if (held !== 1) return false;
-      await tx.run(
-        'insert into credit_reservation (id, partner_id, credits, operation, request_id, expires_at) values (?, ?, ?, ?, ?, ?)',
-        [id, partnerId, credits, operation.slice(0, 255), requestId, isoIn(this.reservationTtlMs)],
-      );
-      return true;
-    });
   }
 
   /**
@@ -106,18 +64,19 @@ export class CreditLedger {
   ): Promise<number> {
     const total = charges.reduce((sum, c) => sum + c.credits, 0);
     if (total > reservation.credits) throw new Error(`charge ${total} exceeds reservation ${reservation.credits}`);
-    if (this.db.dialect === 'postgresql' && !within && (await this.settlePg(reservation, charges, total, requestId)))
-      return total;
+    const settlement: Settlement = {
+      reservationId: reservation.id,
+      partnerId: reservation.partnerId,
+      reserved: reservation.credits,
+      total,
+      charges: charges.map((c) => ({ operation: c.operation.slice(0, 255), credits: c.credits })),
+      requestId,
+      at: new Date().toISOString(),
+    };
+    // The common case (the hold is still there, nothing to record beside it) is one step of its own.
+    if (!within && (await settleHeld(this.db, settlement))) return total;
     return this.db.transaction(async (tx) => {
-      const released = await tx.run('delete from credit_reservation where id = ?', [reservation.id]);
-      if (released === 1) {
-        await tx.run(
-          `update partner set credit_reserved = credit_reserved - ?,
-                  credit_balance = credit_balance - ?, credit_usage = credit_usage + ?
-            where id = ?`,
-          [reservation.credits, total, total, reservation.partnerId],
-        );
-      } else if (total > 0) {
+      if (!(await settleHeldWithin(tx, settlement)) && total > 0) {
         const earlier = await tx.query('select 1 as settled from ledger_entry where reservation_id = ? limit 1', [
           reservation.id,
         ]);
@@ -131,22 +90,7 @@ export class CreditLedger {
           [total, total, reservation.partnerId, total],
         );
         if (charged !== 1) return 0;
-      }
-      const now = new Date().toISOString();
-      for (const charge of charges) {
-        if (charge.credits <= 0) continue;
-        await tx.run(
-          'insert into ledger_entry (partner_id, kind, operation, credits, request_id, reservation_id, created_at) values (?, ?, ?, ?, ?, ?, ?)',
-          [
-            reservation.partnerId,
-            'charge',
-            charge.operation.slice(0, 255),
-            charge.credits,
-            requestId,
-            reservation.id,
-            now,
-          ],
-        );
+        await insertCharges(tx, settlement);
       }
       if (within) await within(tx);
       return total;
@@ -191,40 +135,6 @@ export class CreditLedger {
   async whenSettled(partnerId?: string): Promise<void> {
     const sets = partnerId ? [this.inFlight.get(partnerId)] : [...this.inFlight.values()];
     await Promise.all(sets.flatMap((set) => [...(set ?? [])]));
-  }
-
-  /**
-   * Release, charge and ledger rows as one PostgreSQL statement (see reservePg). Returns false when the
-   * hold was already swept, leaving that rare case to the transactional path.
-   */
-  private async settlePg(reservation: Reservation, charges: Charge[], total: number, requestId: string) {
-    const rows = await this.db.query<{ settled: number | string }>(
-      `with released as (
-         delete from credit_reservation where id = ?::uuid returning partner_id, credits
-       ), settled as (
-         update partner p set credit_reserved = p.credit_reserved - r.credits,
-                credit_balance = p.credit_balance - ?::bigint, credit_usage = p.credit_usage + ?::bigint
-           from released r where p.id = r.partner_id
-         returning p.id
-       ), charged as (
-         insert into ledger_entry (partner_id, kind, operation, credits, request_id, reservation_id, created_at)
-         select s.id, 'charge', c.operation, c.credits, ?::text, ?::uuid, ?::timestamptz
-           from settled s cross join jsonb_to_recordset(?::jsonb) as c(operation text, credits int)
-          where c.credits > 0
-         returning 1
-       )
-       select (select count(*) from settled) as settled, (select count(*) from charged) as charged`,
-      [
-        reservation.id,
-        total,
-        total,
-        requestId,
-        reservation.id,
-        new Date().toISOString(),
-        JSON.stringify(charges.map((c) => ({ operation: c.operation.slice(0, 255), credits: c.credits }))),
-      ],
-    );
-    return Number(rows[0]?.settled) === 1;
   }
 
   release(reservation: Reservation, requestId: string): Promise<number> {
