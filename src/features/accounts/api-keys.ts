@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { ApiKey, Partner } from '../../platform/db/entities/index.js';
 import type { Database } from '../../platform/db/orm.js';
 import type { AuthenticatedPartner } from '../../platform/graphql/context.js';
-import { getPartner } from './partners.js';
 
 /**
  * API keys look like `cgk_3fa9c2d1_<43 chars>`: the `cgk_3fa9c2d1` prefix is public (shown in listings,
@@ -28,26 +28,19 @@ export function generateApiKey(): { apiKey: string; prefix: string; hash: string
 export async function issueApiKey(db: Database, partnerId: string, label?: string): Promise<IssuedKey> {
   const { apiKey, prefix, hash } = generateApiKey();
   const id = randomUUID();
-  await db.run('insert into api_key (id, partner_id, prefix, hash, label, created_at) values (?, ?, ?, ?, ?, ?)', [
-    id,
-    partnerId,
-    prefix,
-    hash,
-    label ?? null,
-    new Date().toISOString(),
-  ]);
+  const em = db.orm.em.fork();
+  em.create(ApiKey, { id, partner: partnerId, prefix, hash, label: label ?? null, createdAt: new Date() });
+  await em.flush();
   return { id, prefix, apiKey };
 }
 
 /** Revokes a key by id or public prefix; returns whether a live key was revoked. */
 export async function revokeApiKey(db: Database, idOrPrefix: string): Promise<boolean> {
+  const ref = idOrPrefix.toLowerCase();
   // Compare against the column the value can be: PostgreSQL refuses a non-UUID literal for a uuid column.
-  const column = UUID.test(idOrPrefix) ? 'id' : /^cgk_[0-9a-f]{8}$/.test(idOrPrefix) ? 'prefix' : undefined;
-  if (!column) return false;
-  const changed = await db.run(`update api_key set revoked_at = ? where ${column} = ? and revoked_at is null`, [
-    new Date(),
-    idOrPrefix.toLowerCase(),
-  ]);
+  const key = UUID.test(ref) ? { id: ref } : /^cgk_[0-9a-f]{8}$/.test(ref) ? { prefix: ref } : undefined;
+  if (!key) return false;
+  const changed = await db.orm.em.fork().nativeUpdate(ApiKey, { ...key, revokedAt: null }, { revokedAt: new Date() });
   return changed > 0;
 }
 
@@ -62,7 +55,10 @@ interface KeyRow {
   sandbox: boolean | number;
 }
 
-/** Finds the partner owning a presented key, comparing hashes in constant time; null for any bad key. */
+/**
+ * Finds the partner owning a presented key, comparing hashes in constant time; null for any bad key. It
+ * runs on every request, so it is one statement through the handle rather than the entity manager.
+ */
 export async function verifyApiKey(db: Database, presented: string): Promise<AuthenticatedPartner | null> {
   const match = KEY_PATTERN.exec(presented);
   if (!match) return null;
@@ -87,7 +83,9 @@ export async function getAuthenticatedPartner(
   partnerId: string,
   keyId: string,
 ): Promise<AuthenticatedPartner | null> {
-  const partner = UUID.test(partnerId) ? await getPartner(db, partnerId) : null;
+  const partner = UUID.test(partnerId)
+    ? await db.orm.em.fork().findOne(Partner, { id: partnerId }, { fields: ['name', 'email', 'sandbox'] })
+    : null;
   if (!partner) return null;
   return { id: partner.id, name: partner.name, email: partner.email, keyId, sandbox: partner.sandbox };
 }

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { type InferEntity, raw } from '@mikro-orm/core';
+import type { SqlEntityManager as EntityManager } from '@mikro-orm/sql';
+import { ApiKey, LedgerEntry, Partner } from '../../platform/db/entities/index.js';
 import type { Database } from '../../platform/db/orm.js';
 import { AppError } from '../../platform/errors.js';
 import { type IssuedKey, issueApiKey, UUID } from './api-keys.js';
@@ -32,16 +35,22 @@ export async function createPartner(
   if (!EMAIL.test(email)) throw new PartnerInputError(`"${input.email}" is not an e-mail address`);
   if (!Number.isSafeInteger(input.credits) || input.credits < 0)
     throw new PartnerInputError('credits must be a whole number ≥ 0');
-  const existing = await db.query('select id from partner where email = ?', [email]);
-  if (existing.length) throw new PartnerInputError(`a partner with e-mail ${email} already exists`);
+  const em = db.orm.em.fork();
+  if (await em.count(Partner, { email })) throw new PartnerInputError(`a partner with e-mail ${email} already exists`);
 
   const id = randomUUID();
-  const now = new Date();
-  await db.transaction(async (tx) => {
-    await tx.run(
-      'insert into partner (id, name, email, credit_balance, credit_usage, credit_reserved, sandbox, created_at) values (?, ?, ?, 0, 0, 0, ?, ?)',
-      [id, name, email, input.sandbox ?? false, now],
-    );
+  await em.transactional(async (tx) => {
+    tx.create(Partner, {
+      id,
+      name,
+      email,
+      creditBalance: 0,
+      creditUsage: 0,
+      creditReserved: 0,
+      sandbox: input.sandbox ?? false,
+      createdAt: new Date(),
+    });
+    await tx.flush();
     if (input.credits > 0) await grantWithin(tx, id, input.credits, 'partner:create');
   });
   const key = await issueApiKey(db, id, 'initial');
@@ -50,83 +59,92 @@ export async function createPartner(
   return { partner, key };
 }
 
-type Tx = Pick<Database, 'run'>;
-
-async function grantWithin(tx: Tx, partnerId: string, credits: number, operation: string): Promise<void> {
-  const changed = await tx.run('update partner set credit_balance = credit_balance + ? where id = ?', [
-    credits,
-    partnerId,
-  ]);
-  if (changed !== 1) throw new PartnerInputError(`no partner with id ${partnerId}`);
-  await tx.run(
-    'insert into ledger_entry (partner_id, kind, operation, credits, request_id, created_at) values (?, ?, ?, ?, ?, ?)',
-    [partnerId, 'grant', operation, credits, null, new Date().toISOString()],
+/** Adds to the balance in the database (never a read-modify-write of a loaded entity) and records the grant. */
+async function grantWithin(em: EntityManager, partnerId: string, credits: number, operation: string): Promise<void> {
+  const changed = await em.nativeUpdate(
+    Partner,
+    { id: partnerId },
+    { creditBalance: raw('credit_balance + ?', [credits]) },
   );
+  if (changed !== 1) throw new PartnerInputError(`no partner with id ${partnerId}`);
+  em.create(LedgerEntry, {
+    partner: partnerId,
+    kind: 'grant',
+    operation,
+    credits,
+    requestId: null,
+    createdAt: new Date(),
+  });
+  await em.flush();
 }
 
 /** Adds credits to a partner's balance, recorded as a grant in the ledger. */
 export async function grantCredits(db: Database, partnerId: string, credits: number): Promise<PartnerSummary> {
   if (!Number.isSafeInteger(credits) || credits <= 0) throw new PartnerInputError('credits must be a whole number > 0');
-  await db.transaction((tx) => grantWithin(tx, partnerId, credits, 'credits:grant'));
+  if (!UUID.test(partnerId)) throw new PartnerInputError(`no partner with id ${partnerId}`);
+  await db.orm.em.fork().transactional((tx) => grantWithin(tx, partnerId, credits, 'credits:grant'));
   const partner = await getPartner(db, partnerId);
   if (!partner) throw new PartnerInputError(`no partner with id ${partnerId}`);
   return partner;
 }
 
-interface PartnerRow {
-  id: string;
-  name: string;
-  email: string;
-  credit_balance: number | string;
-  credit_usage: number | string;
-  credit_reserved: number | string;
-  sandbox: boolean | number;
-  created_at: Date | string | number;
-  active_keys: number | string;
-}
+type PartnerEntity = InferEntity<typeof Partner>;
 
-const SELECT_PARTNER = `select p.id, p.name, p.email, p.credit_balance, p.credit_usage, p.credit_reserved, p.sandbox, p.created_at,
-  (select count(*) from api_key k where k.partner_id = p.id and k.revoked_at is null) as active_keys
-  from partner p`;
-
-function toSummary(row: PartnerRow): PartnerSummary {
+function toSummary(partner: PartnerEntity, activeKeys: number): PartnerSummary {
   return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    creditBalance: Number(row.credit_balance),
-    creditUsage: Number(row.credit_usage),
-    creditReserved: Number(row.credit_reserved),
-    sandbox: Boolean(row.sandbox),
-    createdAt: new Date(row.created_at).toISOString(),
-    activeKeys: Number(row.active_keys),
+    id: partner.id,
+    name: partner.name,
+    email: partner.email,
+    creditBalance: partner.creditBalance,
+    creditUsage: partner.creditUsage,
+    creditReserved: partner.creditReserved,
+    sandbox: partner.sandbox,
+    createdAt: partner.createdAt.toISOString(),
+    activeKeys,
   };
 }
 
+/** Active (unrevoked) keys per partner. */
+async function activeKeyCounts(em: EntityManager, partnerIds: string[]): Promise<Map<string, number>> {
+  const rows = await em
+    .createQueryBuilder(ApiKey)
+    .select(['partner', raw('count(*) as active_keys')])
+    .where({ partner: { $in: partnerIds }, revokedAt: null })
+    .groupBy('partner')
+    .execute<{ partner_id: string; active_keys: number | string }[]>('all', false);
+  return new Map(rows.map((r) => [r.partner_id, Number(r.active_keys)]));
+}
+
 export async function getPartner(db: Database, idOrEmail: string): Promise<PartnerSummary | null> {
-  const byId = UUID.test(idOrEmail);
-  const rows = await db.query<PartnerRow>(`${SELECT_PARTNER} where ${byId ? 'p.id' : 'p.email'} = ?`, [
-    idOrEmail.toLowerCase(),
-  ]);
-  return rows[0] ? toSummary(rows[0]) : null;
+  const em = db.orm.em.fork();
+  const ref = idOrEmail.toLowerCase();
+  // Compare against the column the value can be: PostgreSQL refuses a non-UUID literal for a uuid column.
+  const partner = await em.findOne(Partner, UUID.test(ref) ? { id: ref } : { email: ref });
+  if (!partner) return null;
+  const keys = await activeKeyCounts(em, [partner.id]);
+  return toSummary(partner, keys.get(partner.id) ?? 0);
 }
 
 export async function listPartners(db: Database): Promise<PartnerSummary[]> {
-  return (await db.query<PartnerRow>(`${SELECT_PARTNER} order by p.created_at`)).map(toSummary);
+  const em = db.orm.em.fork();
+  const partners = await em.findAll(Partner, { orderBy: { createdAt: 'asc' } });
+  const keys = await activeKeyCounts(
+    em,
+    partners.map((p) => p.id),
+  );
+  return partners.map((p) => toSummary(p, keys.get(p.id) ?? 0));
 }
 
 export async function partnerStats(db: Database, partnerId: string): Promise<PartnerStats | null> {
-  const rows = await db.query<PartnerRow>(
-    'select name, email, credit_balance, credit_usage from partner where id = ?',
-    [partnerId],
-  );
-  const row = rows[0];
-  return row
+  const partner = await db.orm.em
+    .fork()
+    .findOne(Partner, { id: partnerId }, { fields: ['name', 'email', 'creditBalance', 'creditUsage'] });
+  return partner
     ? {
-        email: row.email,
-        name: row.name,
-        creditBalance: Number(row.credit_balance),
-        creditUsage: Number(row.credit_usage),
+        email: partner.email,
+        name: partner.name,
+        creditBalance: partner.creditBalance,
+        creditUsage: partner.creditUsage,
       }
     : null;
 }
