@@ -39,6 +39,8 @@ describe('committed schema and generated types', () => {
     }
     expect(declared).toEqual({
       'query.stats': 0,
+      'query.usage': 0,
+      'query.apiKeys': 0,
       'query.identitySearch': 1,
       'query.evmPrimaryName': 0,
       'query.namingProviders': 0,

@@ -79,10 +79,10 @@ describe('exactly one charge per delivered answer', () => {
   it('charges a fragment spread three times once, and a merged field on a balance of 1', async () => {
     const { id, apiKey } = await app.partner(3);
     const spread = await gql(apiKey, '{ ...F ...F ...F } fragment F on Query { meteredTwo }');
-    expect(spread.json()).toEqual({ data: { meteredTwo: 2 } });
+    expect(spread.json()).toEqual({ data: { meteredTwo: 2 }, extensions: { credits: { charged: 2, remaining: 1 } } });
     expect(await books(id)).toMatchObject({ balance: 1, usage: 2, charges: 1 });
     const merged = await gql(apiKey, '{ meteredEcho(text: "m") ... on Query { meteredEcho(text: "m") } }');
-    expect(merged.json()).toEqual({ data: { meteredEcho: 'm' } });
+    expect(merged.json()).toEqual({ data: { meteredEcho: 'm' }, extensions: { credits: { charged: 1, remaining: 0 } } });
     expect(await books(id)).toMatchObject({ balance: 0, usage: 3, charges: 2 });
   });
 
@@ -97,7 +97,7 @@ describe('exactly one charge per delivered answer', () => {
         variables: { no: false },
       },
     });
-    expect(res.json()).toEqual({ data: { meteredEcho: 's' } });
+    expect(res.json()).toEqual({ data: { meteredEcho: 's' }, extensions: { credits: { charged: 1, remaining: 4 } } });
     expect(await books(id)).toMatchObject({ balance: 4, usage: 1 });
   });
 
@@ -169,7 +169,10 @@ describe('exactly one charge per delivered answer', () => {
       headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
       body,
     });
-    expect(await answered.json()).toEqual({ data: { meteredSlow: 'slow' } });
+    expect(await answered.json()).toEqual({
+      data: { meteredSlow: 'slow' },
+      extensions: { credits: { charged: 1, remaining: 9 } },
+    });
     expect(await books(id)).toMatchObject({ balance: 9, usage: 1, reserved: 0, charges: 1 });
   });
 
@@ -185,7 +188,7 @@ describe('exactly one charge per delivered answer', () => {
     };
     try {
       const res = await gql(apiKey, '{ meteredTwo }');
-      expect(res.json()).toEqual({ data: { meteredTwo: 2 } });
+      expect(res.json()).toEqual({ data: { meteredTwo: 2 }, extensions: { credits: { charged: 2, remaining: 8 } } });
       expect(await books(id)).toMatchObject({ balance: 8, usage: 2, reserved: 0, charges: 1 });
       expect(calls).toBe(2);
     } finally {
@@ -283,7 +286,7 @@ describe('Idempotency-Key', () => {
     const b = await app.partner(10);
     expect((await gql(app, a.apiKey, '{ meteredTwo }', 'shared')).statusCode).toBe(200);
     const other = await gql(app, b.apiKey, '{ meteredEcho(text: "b") }', 'shared');
-    expect(other.json()).toEqual({ data: { meteredEcho: 'b' } });
+    expect(other.json()).toEqual({ data: { meteredEcho: 'b' }, extensions: { credits: { charged: 1, remaining: 9 } } });
     const bad = await gql(app, a.apiKey, '{ meteredTwo }', 'x'.repeat(256));
     expect(bad.statusCode).toBe(400);
     const rest = () =>

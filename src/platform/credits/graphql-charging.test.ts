@@ -27,7 +27,10 @@ describe('GraphQL credit charging', () => {
   it('charges a two-root-field operation the sum of both prices, one ledger row per field', async () => {
     const { id, apiKey } = await app.partner(10);
     const res = await gql(apiKey, '{ meteredEcho(text: "hi") meteredTwo }');
-    expect(res.json()).toEqual({ data: { meteredEcho: 'hi', meteredTwo: 2 } });
+    expect(res.json()).toEqual({
+      data: { meteredEcho: 'hi', meteredTwo: 2 },
+      extensions: { credits: { charged: 3, remaining: 7 } },
+    });
     expect(await stats(apiKey)).toMatchObject({ creditBalance: 7, creditUsage: 3 });
     const charges = (await ledger(id)).filter((r) => r.kind === 'charge');
     expect(charges.map((c) => [c.operation, Number(c.credits)])).toEqual([
