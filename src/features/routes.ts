@@ -18,9 +18,9 @@ import { publicIdentityNames } from './resolution/routes/public-identity-names.j
 // biome-ignore lint/suspicious/noExplicitAny: routes differ in their data types
 export const restRoutes: RestRoute<any>[] = [
   partnersStats,
-  partnersBridgeChains,
   partnersUsage,
   partnersKeys,
+  partnersBridgeChains,
   partnersBridgeTokens,
   partnersBridgeQuote,
   partnersBridgeStatus,
