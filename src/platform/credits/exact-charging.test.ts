@@ -82,7 +82,10 @@ describe('exactly one charge per delivered answer', () => {
     expect(spread.json()).toEqual({ data: { meteredTwo: 2 }, extensions: { credits: { charged: 2, remaining: 1 } } });
     expect(await books(id)).toMatchObject({ balance: 1, usage: 2, charges: 1 });
     const merged = await gql(apiKey, '{ meteredEcho(text: "m") ... on Query { meteredEcho(text: "m") } }');
-    expect(merged.json()).toEqual({ data: { meteredEcho: 'm' }, extensions: { credits: { charged: 1, remaining: 0 } } });
+    expect(merged.json()).toEqual({
+      data: { meteredEcho: 'm' },
+      extensions: { credits: { charged: 1, remaining: 0 } },
+    });
     expect(await books(id)).toMatchObject({ balance: 0, usage: 3, charges: 2 });
   });
 
