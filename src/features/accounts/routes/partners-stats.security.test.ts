@@ -21,7 +21,7 @@ describe('API key security', () => {
     expect(apiKey.startsWith(`${rows[0]?.prefix}_`)).toBe(true);
     expect(rows[0]?.hash).toBe(createHash('sha256').update(apiKey).digest('hex'));
     const dump = JSON.stringify(await app.services.db.query('select * from api_key'));
-    expect(dump).not.toContain(apiKey.split('_')[2]);
+    expect(dump).not.toContain(apiKey.split('_').slice(2).join('_'));
   });
 
   it('rejects a right prefix with a wrong secret', async () => {
@@ -66,7 +66,7 @@ describe('API key security', () => {
         payload: { query: '{ stats { email } }' },
       });
       expect(lines.length).toBeGreaterThan(3);
-      const secret = apiKey.split('_')[2] as string;
+      const secret = apiKey.split('_').slice(2).join('_');
       expect(lines.join('')).not.toContain(secret);
     } finally {
       await logged.stop();
