@@ -116,7 +116,11 @@ export class IdentitySearch {
     const deadline = AbortSignal.timeout(Math.ceil(timeoutMs * SEARCH_DEADLINE_FACTOR));
     const search = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
     const lookups = AbortSignal.any([search, AbortSignal.timeout(timeoutMs)]);
-    const matches = owner ? await this.fullName(owner, text, lookups) : await this.bareLabel(text, lookups);
+    const matches = owner
+      ? await this.fullName(owner, text, lookups)
+      : ADDRESS.test(text)
+        ? await this.address(text, lookups)
+        : await this.bareLabel(text, lookups);
     matches.list.sort(this.compare);
     const start = (page - 1) * perPage;
     const hits = await this.fill(matches.list.slice(start, start + perPage), search, matches.failed);
@@ -156,6 +160,40 @@ export class IdentitySearch {
     }
     const record = outcome.value.record;
     return { list: record ? [{ provider, name: record.name, exact: true, record }] : [], failed: [] };
+  }
+
+  /**
+   * An address: every enabled provider is asked for the address's primary name (each answers null for
+   * an address format its chain does not use — ENS and Basenames take EVM addresses, MNS Movement ones,
+   * SNS Solana keys), and a name found is read like any exact match. A provider that fails is left out;
+   * all failing is a free 503.
+   */
+  private async address(text: string, signal: AbortSignal): Promise<{ list: Match[]; failed: string[] }> {
+    const enabled = this.providers.enabled();
+    if (enabled.length === 0) throw new ProvidersUnavailableError('No naming provider is enabled');
+    const outcomes = await Promise.allSettled(
+      enabled.map((provider) =>
+        this.bounded(provider, signal, async (bounded) => {
+          const name = await provider.reverse(text, { signal: bounded });
+          return name ? provider.records(name, { signal: bounded }) : null;
+        }),
+      ),
+    );
+    const list: Match[] = [];
+    const failed: string[] = [];
+    outcomes.forEach((outcome, i) => {
+      const provider = enabled[i] as NamingProvider;
+      if (outcome.status === 'rejected') {
+        this.options.log.warn({ err: outcome.reason, provider: provider.info.provider }, 'reverse lookup failed');
+        failed.push(provider.info.provider);
+      } else if (outcome.value) {
+        list.push({ provider, name: outcome.value.name, exact: true, record: outcome.value });
+      }
+    });
+    if (failed.length === enabled.length) {
+      throw new ProvidersUnavailableError('No naming provider answered; try again later');
+    }
+    return { list, failed };
   }
 
   private async bareLabel(text: string, signal: AbortSignal): Promise<{ list: Match[]; failed: string[] }> {
@@ -368,6 +406,9 @@ export class IdentitySearch {
 
 /** Code point order, the same order the databases' bytewise collations give. */
 const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** An EVM (20-byte) or Movement (32-byte) hex address, or a Solana base58 public key. */
+const ADDRESS = /^(0x[0-9a-fA-F]{40}|0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{32,44})$/;
 
 function checkQuery(query: string): string {
   const text = query.trim();

@@ -63,13 +63,14 @@ const MNS_NAMES = [
 ];
 
 let anvil: Anvil;
+let ens: Awaited<ReturnType<typeof deployEns>>;
 let rpc: SolanaRpcStandin;
 let app: TestApp;
 
 beforeAll(async () => {
   [anvil, rpc] = await Promise.all([startAnvil(), startSolanaRpcStandin()]);
 
-  const ens = await deployEns(anvil.rpcUrl);
+  ens = await deployEns(anvil.rpcUrl);
   const ensRegistrar = await ens.deployBaseRegistrar();
   await ens.registerName({
     name: 'alice.eth',
@@ -296,6 +297,28 @@ describe('GET /partners/cip/identity/search', () => {
     const body = res.json();
     expect(body).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(message) });
     expect(await credits(apiKey)).toEqual(expect.objectContaining({ creditBalance: 5, creditUsage: 0 }));
+  });
+
+  it('finds the primary names of an address: ENS for an EVM address, MNS for a Movement one', async () => {
+    const { apiKey } = await app.partner(10);
+    await ens.setPrimaryName(1, 'alice.eth');
+    const evm = await search(apiKey, { query: ethAlice });
+    expect(evm.statusCode).toBe(200);
+    expect(evm.json().results.map((r: { name: string; provider: string }) => [r.name, r.provider])).toEqual([
+      ['alice.eth', 'ens'],
+    ]);
+    const moveOwner = `0x${'5a'.repeat(32)}`;
+    const imported = await importNames(app.services.db, [
+      JSON.stringify({ name: 'mover', caip2Id: 'move-mvmt:126', owner: moveOwner, primary: true }),
+    ]);
+    expect(imported.errors).toEqual([]);
+    const move = await search(apiKey, { query: moveOwner });
+    expect(move.json().results.map((r: { name: string; ownerAddress: string }) => [r.name, r.ownerAddress])).toEqual([
+      ['mover.snow', moveOwner],
+    ]);
+    const nobody = await search(apiKey, { query: `0x${'12'.repeat(20)}` });
+    expect(nobody.json()).toMatchObject({ results: [], pagination: { total: 0 } });
+    expect(await credits(apiKey)).toMatchObject({ creditBalance: 7, creditUsage: 3 });
   });
 
   it('requires an API key', async () => {
