@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ALICE, BOB, importNamesFile, NAMES_FILE, PAY_ALICE } from '../../../test/fixtures/mns/index.js';
-import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it, vi } from 'vitest';
+import { ALICE, BOB, PAY_ALICE } from '../../../test/fixtures/mns/index.js';
+import { useNamesApp } from './names-app.test-helper.js';
 
 describe('resolution subgraph over /graphql', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-    expect((await importNamesFile(app.database.url, NAMES_FILE)).code).toBe(0);
-  });
-  afterAll(() => app.stop());
+  const app = useNamesApp();
 
   const graphql = (query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
     app.http.inject({ method: 'POST', url: '/graphql', payload: { query, variables }, headers });

@@ -1,23 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ALICE,
-  ALICE_TESTNET,
-  BOB,
-  importNamesFile,
-  NAMES_FILE,
-  NO_RESOLVER,
-  PAY_ALICE,
-  RESOLVER,
-} from '../../../../test/fixtures/mns/index.js';
-import { startTestApp, type TestApp } from '../../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { ALICE, ALICE_TESTNET, BOB, NO_RESOLVER, PAY_ALICE, RESOLVER } from '../../../../test/fixtures/mns/index.js';
+import { useNamesApp } from '../names-app.test-helper.js';
 
 describe('GET /api/public/identity/address', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-    expect((await importNamesFile(app.database.url, NAMES_FILE)).code).toBe(0);
-  });
-  afterAll(() => app.stop());
+  const app = useNamesApp();
 
   const get = (name: string, caip2Id: string) =>
     app.http.inject({ method: 'GET', url: '/api/public/identity/address', query: { name, caip2Id } });

@@ -1,22 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ALICE,
-  ALICE_TESTNET,
-  BOB,
-  importNamesFile,
-  NAMES_FILE,
-  NO_RESOLVER,
-  RESOLVER,
-} from '../../../../test/fixtures/mns/index.js';
-import { startTestApp, type TestApp } from '../../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { ALICE, ALICE_TESTNET, BOB, NO_RESOLVER, RESOLVER } from '../../../../test/fixtures/mns/index.js';
+import { useNamesApp } from '../names-app.test-helper.js';
 
 describe.each(['/api/public/public-identity/addresses', '/api/public/identity/addresses'])('POST %s', (url) => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-    expect((await importNamesFile(app.database.url, NAMES_FILE)).code).toBe(0);
-  });
-  afterAll(() => app.stop());
+  const app = useNamesApp();
 
   const post = (payload: unknown) => app.http.inject({ method: 'POST', url, payload: payload as object });
 

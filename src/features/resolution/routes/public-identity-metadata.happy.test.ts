@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importNamesFile, NAMES_FILE } from '../../../../test/fixtures/mns/index.js';
-import { startTestApp, type TestApp } from '../../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useNamesApp } from '../names-app.test-helper.js';
 
 describe('GET /api/public/identity/metadata/:name', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-    expect((await importNamesFile(app.database.url, NAMES_FILE)).code).toBe(0);
-  });
-  afterAll(() => app.stop());
+  const app = useNamesApp();
 
   const get = (name: string) =>
     app.http.inject({ method: 'GET', url: `/api/public/identity/metadata/${encodeURIComponent(name)}` });

@@ -1,23 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ALICE,
-  ALICE_TESTNET,
-  BOB,
-  EVM_LOOKING,
-  importNamesFile,
-  longForm,
-  NAMES_FILE,
-  shortForm,
-} from '../../../../test/fixtures/mns/index.js';
-import { startTestApp, type TestApp } from '../../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { ALICE, ALICE_TESTNET, BOB, EVM_LOOKING, longForm, shortForm } from '../../../../test/fixtures/mns/index.js';
+import { useNamesApp } from '../names-app.test-helper.js';
 
 describe('GET /api/public/identity/name', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-    expect((await importNamesFile(app.database.url, NAMES_FILE)).code).toBe(0);
-  });
-  afterAll(() => app.stop());
+  const app = useNamesApp();
 
   const get = (address: string, caip2Id: string) =>
     app.http.inject({ method: 'GET', url: '/api/public/identity/name', query: { address, caip2Id } });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ALICE,
   ALICE_TESTNET,
@@ -8,20 +8,17 @@ import {
   importNamesFile,
   jsonlFile,
   longForm,
-  NAMES_FILE,
   shortForm,
 } from '../../../../test/fixtures/mns/index.js';
-import { startTestApp, type TestApp } from '../../../../test/support/app.js';
+import { useNamesApp } from '../names-app.test-helper.js';
 
 const hex = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 const MAINNET_OWNERS = 600;
 const TESTNET_OWNERS = 200;
 
 describe('POST /api/public/identity/names', () => {
-  let app: TestApp;
+  const app = useNamesApp();
   beforeAll(async () => {
-    app = await startTestApp();
-    expect((await importNamesFile(app.database.url, NAMES_FILE)).code).toBe(0);
     // Owners 0x…1000.. are primary on mainnet, 0x…5000.. on testnet.
     const bulk = jsonlFile([
       ...Array.from({ length: MAINNET_OWNERS }, (_, i) => ({
@@ -39,7 +36,6 @@ describe('POST /api/public/identity/names', () => {
     ]);
     expect((await importNamesFile(app.database.url, bulk)).code).toBe(0);
   });
-  afterAll(() => app.stop());
 
   const post = (payload: unknown) =>
     app.http.inject({ method: 'POST', url: '/api/public/identity/names', payload: payload as object });

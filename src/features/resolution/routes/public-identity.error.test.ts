@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, BOB, EXPIRED_OWNER, importNamesFile, NAMES_FILE } from '../../../../test/fixtures/mns/index.js';
-import { startTestApp, type TestApp } from '../../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { ALICE, BOB, EXPIRED_OWNER } from '../../../../test/fixtures/mns/index.js';
+import { useNamesApp } from '../names-app.test-helper.js';
 
 type Case = [label: string, request: InjectOptions, status: number, message?: RegExp];
 
@@ -100,12 +100,7 @@ const CASES: Case[] = [
 ];
 
 describe('/api/public/identity/* bad input', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-    expect((await importNamesFile(app.database.url, NAMES_FILE)).code).toBe(0);
-  });
-  afterAll(() => app.stop());
+  const app = useNamesApp();
 
   it.each(CASES)('%s: the documented status and {message}', async (_label, request, status, message) => {
     const res = await app.http.inject(request);

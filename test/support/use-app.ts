@@ -1,0 +1,22 @@
+import { afterAll, beforeAll } from 'vitest';
+import { startTestApp, type TestApp } from './app.js';
+
+/**
+ * A test app for the enclosing describe: started (then `setup`, e.g. an import, run on it) before its
+ * tests, stopped after them. The returned handle forwards to that app, so it can be captured at
+ * describe time and used in tests and helpers as the app itself.
+ */
+export function useTestApp(env: Record<string, string> = {}, setup?: (app: TestApp) => Promise<void>): TestApp {
+  let started: TestApp | undefined;
+  beforeAll(async () => {
+    started = await startTestApp(env);
+    await setup?.(started);
+  });
+  afterAll(() => started?.stop());
+  return new Proxy({} as TestApp, {
+    get(_target, key) {
+      if (!started) throw new Error('the test app is used before beforeAll started it');
+      return Reflect.get(started, key);
+    },
+  });
+}
