@@ -55,6 +55,34 @@ export function requireFlag(args: Args, name: string): string {
   return value;
 }
 
+/** A string flag's value; undefined when it was not given. */
+export function stringFlag(args: Args, name: string): string | undefined {
+  const value = args.flags.get(name);
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Runs `fn`, reporting an error of the domain's bad-input type as a UsageError (exit code 2, its
+ * message shown) rather than as a failure of the command.
+ */
+export async function asUsageError<T>(
+  inputError: abstract new (...args: never[]) => Error,
+  fn: () => T | Promise<T>,
+): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof inputError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** Prints `value` as JSON under `--json` and reports whether it did, so the caller prints text otherwise. */
+export function outJson(io: CommandIO, value: unknown): boolean {
+  if (io.json) io.out(JSON.stringify(value));
+  return io.json;
+}
+
 export function intFlag(
   args: Args,
   name: string,

@@ -1,5 +1,6 @@
-import { type AdminCommand, intFlag, requireFlag, UsageError } from '../../../platform/cli/command.js';
-import { getPartner, grantCredits } from '../partners.js';
+import { type AdminCommand, intFlag, outJson } from '../../../platform/cli/command.js';
+import { grantCredits } from '../partners.js';
+import { partnerFlag } from './partner-flag.js';
 
 export const creditsGrant: AdminCommand = {
   name: 'credits:grant',
@@ -7,15 +8,10 @@ export const creditsGrant: AdminCommand = {
   summary: 'Add credits to a partner (recorded as a grant in the ledger)',
   options: { partner: { type: 'string' }, credits: { type: 'string' } },
   async run(args, io) {
-    const ref = requireFlag(args, 'partner');
+    const partner = await partnerFlag(args, io);
     const credits = intFlag(args, 'credits', { required: true, min: 1 }) as number;
-    const partner = await getPartner(io.db, ref);
-    if (!partner) throw new UsageError(`no partner with id or e-mail "${ref}"`);
     const updated = await grantCredits(io.db, partner.id, credits);
-    io.out(
-      io.json
-        ? JSON.stringify(updated)
-        : `Granted ${credits} credits to ${updated.name}; balance is now ${updated.creditBalance}.`,
-    );
+    if (!outJson(io, updated))
+      io.out(`Granted ${credits} credits to ${updated.name}; balance is now ${updated.creditBalance}.`);
   },
 };

@@ -1,6 +1,6 @@
-import { type AdminCommand, requireFlag, UsageError } from '../../../platform/cli/command.js';
+import { type AdminCommand, outJson, stringFlag } from '../../../platform/cli/command.js';
 import { issueApiKey } from '../api-keys.js';
-import { getPartner } from '../partners.js';
+import { partnerFlag } from './partner-flag.js';
 
 export const keyCreate: AdminCommand = {
   name: 'key:create',
@@ -8,12 +8,10 @@ export const keyCreate: AdminCommand = {
   summary: 'Issue another API key for a partner (shown only once)',
   options: { partner: { type: 'string' }, label: { type: 'string' } },
   async run(args, io) {
-    const ref = requireFlag(args, 'partner');
-    const label = args.flags.get('label');
-    const partner = await getPartner(io.db, ref);
-    if (!partner) throw new UsageError(`no partner with id or e-mail "${ref}"`);
-    const key = await issueApiKey(io.db, partner.id, typeof label === 'string' ? label : undefined);
-    if (io.json) io.out(JSON.stringify({ id: key.id, partnerId: partner.id, prefix: key.prefix, apiKey: key.apiKey }));
-    else io.out(`API key for ${partner.name} (shown once, store it now): ${key.apiKey}`);
+    const partner = await partnerFlag(args, io);
+    const key = await issueApiKey(io.db, partner.id, stringFlag(args, 'label'));
+    if (!outJson(io, { id: key.id, partnerId: partner.id, prefix: key.prefix, apiKey: key.apiKey })) {
+      io.out(`API key for ${partner.name} (shown once, store it now): ${key.apiKey}`);
+    }
   },
 };

@@ -1,4 +1,4 @@
-import { type AdminCommand, intFlag, requireFlag, UsageError } from '../../../platform/cli/command.js';
+import { type AdminCommand, asUsageError, intFlag, outJson, requireFlag } from '../../../platform/cli/command.js';
 import { createPartner, PartnerInputError } from '../partners.js';
 
 export const partnerCreate: AdminCommand = {
@@ -16,20 +16,14 @@ export const partnerCreate: AdminCommand = {
     const name = requireFlag(args, 'name');
     const email = requireFlag(args, 'email');
     const credits = intFlag(args, 'credits', { required: true }) as number;
-    const sandbox = args.flags.get('sandbox');
-    try {
-      const { partner, key } = await createPartner(io.db, { name, email, credits, sandbox: sandbox === true });
-      if (io.json) {
-        io.out(JSON.stringify({ ...partner, apiKey: key.apiKey, keyPrefix: key.prefix }));
-        return;
-      }
-      io.out(
-        `Created ${partner.sandbox ? 'SANDBOX partner (demo bridge data only)' : 'partner'} ${partner.name} <${partner.email}> (${partner.id}) with ${partner.creditBalance} credits.`,
-      );
-      io.out(`API key (shown once, store it now): ${key.apiKey}`);
-    } catch (err) {
-      if (err instanceof PartnerInputError) throw new UsageError(err.message);
-      throw err;
-    }
+    const sandbox = args.flags.get('sandbox') === true;
+    const { partner, key } = await asUsageError(PartnerInputError, () =>
+      createPartner(io.db, { name, email, credits, sandbox }),
+    );
+    if (outJson(io, { ...partner, apiKey: key.apiKey, keyPrefix: key.prefix })) return;
+    io.out(
+      `Created ${partner.sandbox ? 'SANDBOX partner (demo bridge data only)' : 'partner'} ${partner.name} <${partner.email}> (${partner.id}) with ${partner.creditBalance} credits.`,
+    );
+    io.out(`API key (shown once, store it now): ${key.apiKey}`);
   },
 };

@@ -1,4 +1,4 @@
-import type { AdminCommand } from '../../../platform/cli/command.js';
+import { type AdminCommand, outJson } from '../../../platform/cli/command.js';
 import { listPartners } from '../partners.js';
 
 export const partnerList: AdminCommand = {
@@ -7,10 +7,7 @@ export const partnerList: AdminCommand = {
   summary: 'List partners with their credits and number of active keys',
   async run(_args, io) {
     const partners = await listPartners(io.db);
-    if (io.json) {
-      io.out(JSON.stringify(partners));
-      return;
-    }
+    if (outJson(io, partners)) return;
     if (!partners.length) io.out('No partners yet. Create one with partner:create.');
     for (const p of partners) {
       io.out(

@@ -1,7 +1,7 @@
-import { type AdminCommand, requireFlag, UsageError } from '../../../platform/cli/command.js';
+import { type AdminCommand, asUsageError, outJson, stringFlag } from '../../../platform/cli/command.js';
 import { AppError } from '../../../platform/errors.js';
-import { getPartner } from '../partners.js';
 import { partnerUsage, usageRange } from '../usage.js';
+import { partnerFlag } from './partner-flag.js';
 
 export const usage: AdminCommand = {
   name: 'usage',
@@ -14,25 +14,16 @@ export const usage: AdminCommand = {
     granularity: { type: 'string' },
   },
   async run(args, io) {
-    const ref = requireFlag(args, 'partner');
-    const flag = (name: string) => {
-      const value = args.flags.get(name);
-      return typeof value === 'string' ? value : undefined;
-    };
-    let range: ReturnType<typeof usageRange>;
-    try {
-      range = usageRange({ from: flag('from'), to: flag('to'), granularity: flag('granularity') });
-    } catch (err) {
-      if (err instanceof AppError) throw new UsageError(err.message);
-      throw err;
-    }
-    const partner = await getPartner(io.db, ref);
-    if (!partner) throw new UsageError(`no partner with id or e-mail "${ref}"`);
+    const range = await asUsageError(AppError, () =>
+      usageRange({
+        from: stringFlag(args, 'from'),
+        to: stringFlag(args, 'to'),
+        granularity: stringFlag(args, 'granularity'),
+      }),
+    );
+    const partner = await partnerFlag(args, io);
     const report = await partnerUsage(io.db, partner.id, range);
-    if (io.json) {
-      io.out(JSON.stringify({ partnerId: partner.id, ...report }));
-      return;
-    }
+    if (outJson(io, { partnerId: partner.id, ...report })) return;
     io.out(
       `${partner.name} <${partner.email}>: ${report.totalCredits} credits charged from ${report.from} to ${report.to}`,
     );
