@@ -28,6 +28,7 @@ import { pagesPlugin } from './platform/http/pages/index.js';
 import { rateLimitPlugin, trustProxyOption } from './platform/http/rate-limit.js';
 import { RequestLogController } from './platform/http/request-log.js';
 import { restPlugin } from './platform/http/rest-plugin.js';
+import { coprocessorPlugin } from './platform/routers/coprocessor/coprocessor.js';
 import { createServices, type Services } from './services.js';
 
 export interface App {
@@ -121,6 +122,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await http.register(openapiPlugin, { operations: restRoutes, prices: supergraph.prices });
   await http.register(pagesPlugin, { explorer: config.graphqlExplorer });
   await http.register(cachingPlugin, { maxAgeSeconds: config.http.cacheMaxAgeSeconds });
+  // Apollo Router users get the same keys, limits and credits through its coprocessor protocol.
+  if (config.routerCoprocessorSecret && config.subgraphSecret) {
+    await http.register(coprocessorPlugin, {
+      secret: config.routerCoprocessorSecret,
+      subgraphSecret: config.subgraphSecret,
+      prices: supergraph.prices,
+      apiSdl: supergraph.apiSdl,
+      ledger: services.ledger,
+      verify: (key: string) => verifyApiKey(db, key),
+    });
+  }
 
   http.get('/healthz', async () => ({ status: 'ok' }));
   http.get('/readyz', async (_request, reply) => {

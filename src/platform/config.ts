@@ -54,6 +54,8 @@ export interface Config {
   subgraphPort: number;
   /** Longest the gateway waits for one remote subgraph fetch. */
   subgraphTimeoutMs: number;
+  /** Enables POST /router/coprocessor for Apollo Router; the Router's coprocessor URL carries it as ?secret=. */
+  routerCoprocessorSecret: string | undefined;
   naming: {
     ensRpcUrl: string | undefined;
     ensRegistryAddress: string | undefined;
@@ -195,6 +197,14 @@ export function loadConfig(env: Env = process.env): Config {
   } else if (subgraphSecret === undefined && Object.keys(subgraphUrls).length) {
     problems.push('SUBGRAPH_SECRET is required when SUBGRAPH_URLS is set');
   }
+  const routerCoprocessorSecret = str('ROUTER_COPROCESSOR_SECRET');
+  if (routerCoprocessorSecret !== undefined && !/^[A-Za-z0-9._~-]{32,}$/.test(routerCoprocessorSecret)) {
+    problems.push('ROUTER_COPROCESSOR_SECRET must be at least 32 URL-safe characters (letters, digits, . _ ~ -)');
+  } else if (routerCoprocessorSecret !== undefined && subgraphSecret === undefined) {
+    problems.push(
+      'SUBGRAPH_SECRET is required when ROUTER_COPROCESSOR_SECRET is set (the coprocessor signs subgraph calls)',
+    );
+  }
 
   const trustProxy = ((): Config['trustProxy'] => {
     const raw = str('TRUST_PROXY');
@@ -306,6 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
     subgraphHost: str('SUBGRAPH_HOST') ?? '127.0.0.1',
     subgraphPort: int('SUBGRAPH_PORT', 4001, 0, 65535),
     subgraphTimeoutMs: int('SUBGRAPH_TIMEOUT_MS', 5000, 100, 60_000),
+    routerCoprocessorSecret,
     naming: {
       ensRpcUrl: url('ENS_RPC_URL', ['http:', 'https:']),
       ensRegistryAddress: address('ENS_REGISTRY_ADDRESS'),

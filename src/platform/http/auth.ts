@@ -15,8 +15,11 @@ const presentedKey = (request: FastifyRequest): string | undefined => {
   return Array.isArray(value) ? value[0] : value;
 };
 
-/** Probes (and the metrics scraper) must answer even when a caller has used up every budget. */
-const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics']);
+/**
+ * Probes (and the metrics scraper) must answer even when a caller has used up every budget. The Router's
+ * coprocessor calls count each client request themselves (src/platform/routers/coprocessor/).
+ */
+const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics', '/router/coprocessor']);
 
 /**
  * Resolves `x-api-key` to a partner, then charges the request to a rate-limit bucket: the partner once the

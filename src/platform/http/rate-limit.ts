@@ -142,7 +142,7 @@ export class RateLimits {
     private readonly limits: Config['rateLimit'],
   ) {}
 
-  async address(request: FastifyRequest, surface: Surface): Promise<void> {
+  async address(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Promise<void> {
     const { count, resetMs } = await this.counters.hit(`ip:${request.ip}`);
     if (count > this.limits.publicMax) throw tooMany(surface, this.limits.publicMax, this.limits.windowMs, resetMs);
   }
@@ -153,13 +153,13 @@ export class RateLimits {
   }
 
   /** Before verifying a key: refuses an address that already used up its failed-key budget. */
-  async refuseGuessing(request: FastifyRequest, surface: Surface): Promise<void> {
+  async refuseGuessing(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Promise<void> {
     const { count, resetMs } = await this.counters.hit(`fail:${request.ip}`, 0);
     if (count >= this.limits.failedAuthMax) throw tooManyFailures(surface, resetMs);
   }
 
   /** After a key failed verification: counts it against the address and the failed-key bucket. */
-  async failedKey(request: FastifyRequest, surface: Surface): Promise<void> {
+  async failedKey(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Promise<void> {
     await this.address(request, surface);
     const { count, resetMs } = await this.counters.hit(`fail:${request.ip}`);
     if (count > this.limits.failedAuthMax) throw tooManyFailures(surface, resetMs);
