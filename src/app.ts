@@ -3,6 +3,7 @@ import { type ApolloFastifyContextFunction, fastifyApolloHandler } from '@as-int
 import Fastify, { type FastifyInstance } from 'fastify';
 import { verifyApiKey } from './features/accounts/api-keys.js';
 import { touchApiKey } from './features/accounts/key-usage.js';
+import { serveSubscriptions } from './features/bridge/webhooks/ws.js';
 import { subgraphs } from './features/index.js';
 import { indexerLag } from './features/resolution/indexer/index.js';
 import { nameSchema } from './features/resolution/routes/public-schemas.js';
@@ -156,6 +157,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const graphqlHandler = fastifyApolloHandler(apollo, { context: graphqlContext });
   // No automatic HEAD: it would run (and charge) a GET query whose answer is never sent.
   http.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/graphql', handler: graphqlHandler, exposeHeadRoute: false });
+  // The gateway runs no subscriptions: the bridge subgraph serves its own over graphql-ws on /graphql.
+  const bridgeSchema = supergraph.subgraphs.find((s) => s.name === 'bridge')?.schema;
+  const subscriptions = bridgeSchema
+    ? serveSubscriptions({
+        server: http.server,
+        schema: bridgeSchema,
+        services,
+        log: http.log,
+        authenticate: (key) => verifyApiKey(db, key),
+      })
+    : null;
 
   await http.register(restPlugin, {
     routes: restRoutes,
@@ -170,6 +182,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     services,
     async close() {
       draining = true;
+      await subscriptions?.close();
       await http.close();
       await apollo.stop();
       await services.close();

@@ -6,6 +6,10 @@ import { partnersBridgeChains } from './bridge/routes/partners-bridge-chains.js'
 import { partnersBridgeQuote } from './bridge/routes/partners-bridge-quote.js';
 import { partnersBridgeStatus } from './bridge/routes/partners-bridge-status.js';
 import { partnersBridgeTokens } from './bridge/routes/partners-bridge-tokens.js';
+import { partnersWebhooksDelete } from './bridge/routes/webhooks-delete.js';
+import { partnersWebhooksDeliveries } from './bridge/routes/webhooks-deliveries.js';
+import { partnersWebhooksList } from './bridge/routes/webhooks-list.js';
+import { partnersWebhooksRegister } from './bridge/routes/webhooks-register.js';
 import { partnersIdentitySearch } from './identity/routes/partners-identity-search.js';
 import { publicIdentityAddress } from './resolution/routes/public-identity-address.js';
 import { publicIdentityAddresses, publicIdentityAddressesSpec } from './resolution/routes/public-identity-addresses.js';
@@ -24,6 +28,10 @@ export const restRoutes: RestRoute<any>[] = [
   partnersBridgeTokens,
   partnersBridgeQuote,
   partnersBridgeStatus,
+  partnersWebhooksRegister,
+  partnersWebhooksList,
+  partnersWebhooksDelete,
+  partnersWebhooksDeliveries,
   partnersIdentitySearch,
   publicIdentityAddress,
   publicIdentityName,

@@ -39,7 +39,8 @@ export interface Config {
   rateLimit: { windowMs: number; partnerMax: number; publicMax: number; failedAuthMax: number };
   /** Fastify's `trustProxy`: which hops' `X-Forwarded-For` to believe for the client address. */
   trustProxy: false | number | string[];
-  credits: { reservationTtlMs: number };
+  /** `ledgerRetentionDays`: raw ledger rows older than this are rolled up into `ledger_daily` (0 = kept). */
+  credits: { reservationTtlMs: number; ledgerRetentionDays: number };
   /** Create a labelled sandbox partner (and demo names) on first start. */
   sandboxSeed: boolean;
   providerTimeoutMs: number;
@@ -307,7 +308,10 @@ export function loadConfig(env: Env = process.env): Config {
       failedAuthMax: int('RATE_LIMIT_FAILED_AUTH_MAX', 20, 1, 10_000_000),
     },
     trustProxy,
-    credits: { reservationTtlMs: int('CREDIT_RESERVATION_TTL_MS', 120_000, 1000, 3_600_000) },
+    credits: {
+      reservationTtlMs: int('CREDIT_RESERVATION_TTL_MS', 120_000, 1000, 3_600_000),
+      ledgerRetentionDays: int('LEDGER_RETENTION_DAYS', 0, 0, 36_500),
+    },
     sandboxSeed: bool('SANDBOX_SEED', embedded),
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 4000, 50, 120_000),
     upstreamMaxBodyBytes: int('UPSTREAM_MAX_BODY_BYTES', 5 * 1_048_576, 1024, 1024 * 1_048_576),

@@ -4,6 +4,7 @@ import type { SubgraphDefinition } from '../../platform/graphql/subgraph.js';
 import { BridgeResolver } from './bridge.resolver.js';
 import type { BridgeService } from './service.js';
 import type { Chain } from './types.js';
+import { WebhooksResolver } from './webhooks/index.js';
 
 /**
  * A chain referenced from another subgraph (an identity's multichain address): the catalogue's entry,
@@ -28,7 +29,7 @@ async function resolveChain(reference: Record<string, unknown>, context: unknown
 
 export const bridgeSubgraph: SubgraphDefinition = {
   name: 'bridge',
-  resolvers: [BridgeResolver],
+  resolvers: [BridgeResolver, WebhooksResolver],
   references: { Chain: resolveChain },
 };
 

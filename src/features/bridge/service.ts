@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Config } from '../../platform/config.js';
 import type { Database } from '../../platform/db/orm.js';
@@ -16,6 +17,14 @@ export interface BridgeProviderState {
   name: string;
   enabled: boolean;
   reason: string | null;
+}
+
+/** A status answer as the caller got it. */
+export interface StatusAnswered {
+  txHash: string;
+  bridge: string | null;
+  caller: BridgeCaller;
+  answer: BridgeStatus;
 }
 
 /** Who is asking: a live partner is served by real upstreams only, a sandbox partner by the sandbox only. */
@@ -50,6 +59,8 @@ class BridgeWorld {
 /** The bridge feature as resolvers see it: validated inputs in, the spec's resources out. */
 export class BridgeService {
   readonly store: BridgeStore;
+  /** Every status answered, so the webhooks follower (webhooks/) learns of transfers and their changes. */
+  readonly statusAnswered = new EventEmitter<{ answered: [StatusAnswered] }>();
   private readonly live: BridgeWorld;
   private readonly sandbox: BridgeWorld;
 
@@ -109,12 +120,14 @@ export class BridgeService {
     return this.store.saveRoutes(caller.partnerId, request, routes);
   }
 
-  status(args: Omit<StatusArgs, 'partnerId' | 'deadline'>, caller: BridgeCaller): Promise<BridgeStatus> {
-    return this.world(caller.sandbox).statuses.status({
+  async status(args: Omit<StatusArgs, 'partnerId' | 'deadline'>, caller: BridgeCaller): Promise<BridgeStatus> {
+    const answer = await this.world(caller.sandbox).statuses.status({
       ...args,
       partnerId: caller.partnerId,
       deadline: this.deadline(),
     });
+    this.statusAnswered.emit('answered', { txHash: args.txHash, bridge: args.bridge ?? null, caller, answer });
+    return answer;
   }
 }
 

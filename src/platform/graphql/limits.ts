@@ -158,7 +158,17 @@ export function limitsValidationRule(limits: GraphqlLimits) {
 export function knownRootOperationRule(context: ValidationContext): ASTVisitor {
   return {
     OperationDefinition(operation) {
-      if (context.getSchema().getRootType(operation.operation)) return;
+      const root = context.getSchema().getRootType(operation.operation);
+      // The gateway runs queries and mutations; subscriptions are served over graphql-ws (WebSocket).
+      if (root && operation.operation === 'subscription') {
+        context.reportError(
+          new GraphQLError('Subscriptions are served over graphql-ws: open a WebSocket to /graphql', {
+            nodes: operation,
+          }),
+        );
+        return;
+      }
+      if (root) return;
       context.reportError(new GraphQLError(`This API has no ${operation.operation} operations`, { nodes: operation }));
     },
   };

@@ -29,6 +29,14 @@ const FEDERATION_HEADER = `extend schema
 ${CREDITS_DIRECTIVE_SDL}
 `;
 
+/** type-graphql wants a PubSub to build any subscription; ours bring their own `subscribe` and use no topics. */
+const noTopics = {
+  publish() {},
+  subscribe(): AsyncIterable<unknown> {
+    throw new Error('subscriptions declare their own subscribe function; topics are not used');
+  },
+};
+
 /** Builds a federation 2 subgraph schema from type-graphql classes, keeping directives in its SDL. */
 export function buildSubgraph(def: SubgraphDefinition): BuiltSubgraph {
   const typeSchema = buildSchemaSync({
@@ -36,6 +44,7 @@ export function buildSubgraph(def: SubgraphDefinition): BuiltSubgraph {
     orphanedTypes: def.orphanedTypes,
     skipCheck: true,
     validate: false,
+    pubSub: noTopics,
   });
   const sdl = `${FEDERATION_HEADER}\n${printSchemaWithDirectives(typeSchema)}`;
   const typeDefs = parse(sdl);

@@ -6,7 +6,7 @@ import type { Constraints, JsonSchema } from './graphql-json-schema.js';
  * REST layer holds no business logic: parameters in, GraphQL variables, data out in the spec's shape.
  */
 export interface RestRoute<TData = Record<string, unknown>, TVariables = Record<string, unknown>> {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   /** Names the operation in credit messages. */
   label: string;

@@ -1,4 +1,4 @@
-import { ApiKey, CreditReservation, IdempotencyRecord, LedgerEntry, Partner } from './accounts.js';
+import { ApiKey, CreditReservation, IdempotencyRecord, LedgerDaily, LedgerEntry, Partner } from './accounts.js';
 import { BridgeCatalogue, BridgeRoute, BridgeStatusHistory, BridgeTransfer } from './bridge.js';
 import { MnsIndexerCursor, MnsName, NameIndex } from './mns.js';
 
@@ -13,6 +13,7 @@ export const allEntities = [
   ApiKey,
   CreditReservation,
   LedgerEntry,
+  LedgerDaily,
   IdempotencyRecord,
   MnsName,
   NameIndex,

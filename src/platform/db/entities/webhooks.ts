@@ -25,6 +25,7 @@ export const BridgeFollow = defineEntity({
     sandbox: p.boolean(),
     bridge: p.string().length(64).nullable(),
     lastKey: p.string().length(96).nullable(),
+    lastAnswer: p.text().nullable(),
     seq: p.integer().default(0),
     checks: p.integer().default(0),
     nextCheckAt: p.datetime().nullable().index('bridge_follow_next_check_index'),

@@ -25,6 +25,7 @@ export class Migration0010BridgeWebhooks extends Migration {
       sandbox boolean not null,
       bridge varchar(64) null,
       last_key varchar(96) null,
+      last_answer text null,
       seq integer not null default 0,
       checks integer not null default 0,
       next_check_at ${ts} null,

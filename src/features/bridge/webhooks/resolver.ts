@@ -1,0 +1,60 @@
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { type RequestContext, requirePartner } from '../../../platform/graphql/context.js';
+import { badInput } from '../../../platform/errors.js';
+import { Price } from '../../../platform/graphql/credits-directive.js';
+import type { StatusChange } from './service.js';
+import { BridgeStatusChange, Webhook, WebhookDelivery, WebhookRegistration } from './types.js';
+
+@Resolver()
+export class WebhooksResolver {
+  @Mutation(() => WebhookRegistration, {
+    description:
+      'Registers an https URL to receive the status changes of your transfers (signed POSTs, retried for 24 ' +
+      'hours). Private, loopback and link-local hosts are refused. The secret is shown only here. Free.',
+  })
+  @Price(0)
+  async registerWebhook(@Ctx() ctx: RequestContext, @Arg('url') url: string): Promise<WebhookRegistration> {
+    return ctx.services.webhooks.register(requirePartner(ctx).id, url);
+  }
+
+  @Mutation(() => Webhook, { description: 'Stops a webhook; pending deliveries to it are dropped. Free.' })
+  @Price(0)
+  async deleteWebhook(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string): Promise<Webhook> {
+    return ctx.services.webhooks.remove(requirePartner(ctx).id, id);
+  }
+
+  @Query(() => [Webhook], { description: 'Your webhooks. Free.' })
+  @Price(0)
+  async webhooks(@Ctx() ctx: RequestContext): Promise<Webhook[]> {
+    return ctx.services.webhooks.list(requirePartner(ctx).id);
+  }
+
+  @Query(() => [WebhookDelivery], { description: "A webhook's deliveries, newest first. Free." })
+  @Price(0)
+  async webhookDeliveries(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('limit', () => Int, { defaultValue: 50, description: '1 to 200.' }) limit: number,
+  ): Promise<WebhookDelivery[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw badInput(`limit must be 1 to 200, got ${limit}`);
+    return ctx.services.webhooks.deliveries(requirePartner(ctx).id, id, limit);
+  }
+
+  @Subscription(() => BridgeStatusChange, {
+    description:
+      'Status changes of a transfer (where it stands first, then each change until DONE or FAILED). Served ' +
+      'over graphql-ws on /graphql, the API key in connectionParams (`x-api-key`). Free.',
+    subscribe: ({ args, context }) => {
+      const ctx = context as RequestContext;
+      const partner = requirePartner(ctx);
+      return ctx.services.webhooks.subscribe(partner.id, partner.sandbox, String(args.txHash));
+    },
+  })
+  @Price(0)
+  bridgeStatusChanged(
+    @Root() change: StatusChange,
+    @Arg('txHash', { description: 'Source-chain transaction hash.' }) _txHash: string,
+  ): BridgeStatusChange {
+    return change;
+  }
+}

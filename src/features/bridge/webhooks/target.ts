@@ -1,0 +1,133 @@
+/**
+ * Where a webhook may point: an https URL of a public host. A partner must not make cipgate call its own
+ * network (SSRF), so every address the host resolves to is checked — at registration and again on
+ * every delivery, on the address actually connected to, so a name that re-resolves to a private
+ * address later (DNS rebinding) is refused too.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { BlockList, isIP } from 'node:net';
+import { badInput } from '../../../platform/errors.js';
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** Loopback, private, link-local, unique-local, carrier-grade NAT, "this network", multicast and reserved. */
+const internal = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  internal.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+  ['2001:db8::', 32],
+] as const)
+  internal.addSubnet(net, bits, 'ipv6');
+
+/** An IPv4 address written as IPv6 (::ffff:10.0.0.1) is checked as the IPv4 address it is. */
+function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return { address: mapped[1], family: 'ipv4' };
+  return { address, family: isIP(address) === 4 ? 'ipv4' : 'ipv6' };
+}
+
+const isLoopback = (ip: string) => {
+  const { address, family } = unmapped(ip);
+  return loopback.check(address, family);
+};
+
+const isInternal = (ip: string) => {
+  const { address, family } = unmapped(ip);
+  return internal.check(address, family);
+};
+
+export interface TargetPolicy {
+  /** Tests only: http:// and loopback addresses are accepted, nothing else internal. */
+  allowHttpLoopback: boolean;
+}
+
+/** Why an address may not be called, or null when it may. */
+export function refusedAddress(ip: string, policy: TargetPolicy): string | null {
+  if (policy.allowHttpLoopback && isLoopback(ip)) return null;
+  return isInternal(ip) ? `resolves to ${ip}, a loopback, private or link-local address` : null;
+}
+
+/** Parses and checks a webhook URL's form (no DNS): a free 400 for anything else. */
+export function parseTarget(raw: string, policy: TargetPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw badInput(`url must be an absolute https URL, got "${raw.slice(0, 80)}"`);
+  }
+  if (raw.length > 2048) throw badInput('url must be at most 2048 characters');
+  if (url.username || url.password) throw badInput('url must not carry credentials');
+  if (url.protocol === 'http:' && !policy.allowHttpLoopback) throw badInput('url must use https');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badInput('url must use https');
+  return url;
+}
+
+const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
+
+/** Resolves the host and refuses the URL when any address it resolves to is internal. */
+export async function checkTarget(raw: string, policy: TargetPolicy): Promise<URL> {
+  const url = parseTarget(raw, policy);
+  const host = hostOf(url);
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = (await resolveAll(host)).map((a) => a.address);
+    } catch {
+      throw badInput(`url host "${host.slice(0, 80)}" does not resolve`);
+    }
+  }
+  if (addresses.length === 0) throw badInput(`url host "${host.slice(0, 80)}" does not resolve`);
+  for (const address of addresses) {
+    const refused = refusedAddress(address, policy);
+    if (refused) throw badInput(`url host "${host.slice(0, 80)}" ${refused}`);
+  }
+  // http stays refused for anything but loopback, whatever the test setting.
+  if (url.protocol === 'http:' && !addresses.every(isLoopback)) throw badInput('url must use https');
+  return url;
+}
+
+const resolveAll = (host: string) =>
+  new Promise<LookupAddress[]>((resolve, reject) =>
+    dnsLookup(host, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+  );
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for http(s).request that refuses internal addresses: the check applies to the address the
+ * socket connects to, not to an earlier resolution.
+ */
+export function guardedLookup(policy: TargetPolicy) {
+  return (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      const refused = addresses.map((a) => refusedAddress(a.address, policy)).find(Boolean);
+      if (refused) return callback(Object.assign(new Error(`webhook host ${refused}`), { code: 'EREFUSED' }), []);
+      if (options.all) return callback(null, addresses);
+      const [first] = addresses;
+      if (!first) return callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), []);
+      callback(null, first.address, first.family);
+    });
+  };
+}
