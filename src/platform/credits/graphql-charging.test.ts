@@ -1,9 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { withMetered } from '../../../test/support/paid-subgraph.js';
-import { useTestApp } from '../../../test/support/use-app.js';
 
 describe('GraphQL credit charging', () => {
-  const app = useTestApp({}, { subgraphs: withMetered() });
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({}, undefined, { subgraphs: withMetered() });
+  });
+  afterAll(() => app.stop());
 
   const gql = (apiKey: string | undefined, query: string) =>
     app.http.inject({

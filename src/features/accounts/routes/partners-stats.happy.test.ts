@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../../../../test/support/use-app.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../../test/support/app.js';
 
 describe('GET /partners/stats', () => {
-  const app = useTestApp();
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.stop());
 
   it('answers the partner account and costs nothing', async () => {
     const { apiKey, email } = await app.partner(25, 'Acme');
