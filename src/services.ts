@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { createBridgeService } from './features/bridge/service.js';
-import { WebhookService } from './features/bridge/webhooks/index.js';
 import { NameIndex } from './features/identity/name-index.js';
 import { namingProvidersFromConfig } from './features/identity/provider-registry.js';
 import { createMnsProvider } from './features/identity/providers/mns/provider.js';
@@ -10,6 +9,7 @@ import { MnsSources, mnsSourcesFromConfig } from './features/resolution/sources/
 import type { Config } from './platform/config.js';
 import { sweepIdempotencyRecords } from './platform/credits/idempotency.js';
 import { CreditLedger } from './platform/credits/ledger.js';
+import { retentionCutoff, rollUpLedger } from './platform/credits/rollup.js';
 import type { Database } from './platform/db/orm.js';
 import type { Services } from './platform/services.js';
 
@@ -31,6 +31,16 @@ export async function createServices(config: Config, db: Database, log: Logger):
     Math.max(1000, Math.floor(config.credits.reservationTtlMs / 4)),
   );
   sweeper.unref();
+  // Raw ledger rows past LEDGER_RETENTION_DAYS move into the daily roll-up; every process may try (they
+  // take turns), and hourly is plenty for a cutoff that moves once a day.
+  const { ledgerRetentionDays } = config.credits;
+  const rollUp = () =>
+    void rollUpLedger(db, retentionCutoff(ledgerRetentionDays)).catch((err) =>
+      log.warn({ err }, 'ledger roll-up failed (`npm run admin -- ledger:rollup` runs it without time limits)'),
+    );
+  if (ledgerRetentionDays) rollUp();
+  const rollUpTimer = ledgerRetentionDays ? setInterval(rollUp, 3_600_000) : undefined;
+  rollUpTimer?.unref();
 
   const mns = new MnsSources(mnsSourcesFromConfig(config, db));
   const naming = namingProvidersFromConfig(config, createMnsProvider(mns));
@@ -44,9 +54,6 @@ export async function createServices(config: Config, db: Database, log: Logger):
   indexSweeper.unref();
 
   const bridge = createBridgeService(config, db, log);
-  // Follows transfers partners asked about and pushes their status changes (webhooks, subscriptions).
-  const webhooks = new WebhookService(db, bridge, config.bridge.push, log);
-  webhooks.start();
 
   // MNS_INDEXER runs the indexer in this process; `npm run indexer` is the separate-process way.
   const indexer = config.mnsChain.indexer.inServer ? indexerFromConfig(config, db, log) : null;
@@ -58,13 +65,12 @@ export async function createServices(config: Config, db: Database, log: Logger):
     log,
     ledger,
     bridge,
-    webhooks,
     mns,
     naming,
     identity,
     async close() {
-      await webhooks.stop();
       clearInterval(sweeper);
+      clearInterval(rollUpTimer);
       // Answers already delivered must be charged before the connections close.
       await ledger.whenSettled();
       clearInterval(indexSweeper);

@@ -7,6 +7,7 @@ import { partnerList } from '../features/accounts/cli/partner-list.js';
 import { usage } from '../features/accounts/cli/usage.js';
 import { namesImport } from '../features/resolution/cli/names-import.js';
 import type { AdminCommand } from '../platform/cli/command.js';
+import { ledgerRollup } from '../platform/credits/cli/ledger-rollup.js';
 
 /** Every admin command; a new command is a file in this folder plus one line here. */
 export const commands: AdminCommand[] = [
@@ -17,5 +18,6 @@ export const commands: AdminCommand[] = [
   keyList,
   keyRevoke,
   usage,
+  ledgerRollup,
   namesImport,
 ];

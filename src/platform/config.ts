@@ -39,7 +39,8 @@ export interface Config {
   rateLimit: { windowMs: number; partnerMax: number; publicMax: number; failedAuthMax: number };
   /** Fastify's `trustProxy`: which hops' `X-Forwarded-For` to believe for the client address. */
   trustProxy: false | number | string[];
-  credits: { reservationTtlMs: number };
+  /** `ledgerRetentionDays`: raw ledger rows older than this are rolled up into `ledger_daily` (0 = kept). */
+  credits: { reservationTtlMs: number; ledgerRetentionDays: number };
   /** Create a labelled sandbox partner (and demo names) on first start. */
   sandboxSeed: boolean;
   providerTimeoutMs: number;
@@ -92,17 +93,6 @@ export interface Config {
     /** RPC URL per CAIP-2 chain, for checking source transactions on chain. */
     rpcUrls: Record<string, string>;
     catalogueTtlSeconds: number;
-    /** Status pushed to partners (webhooks, graphql-ws subscriptions). */
-    push: {
-      /** First interval between looks at a followed transfer; it doubles up to 5 minutes. */
-      followIntervalMs: number;
-      /** First delay before retrying a failed webhook delivery; it doubles up to an hour, for 24 hours. */
-      retryBaseMs: number;
-      /** How long one webhook delivery may take. */
-      timeoutMs: number;
-      /** Tests only: accept http:// webhook targets on loopback addresses. */
-      allowHttpLoopback: boolean;
-    };
   };
 }
 
@@ -318,7 +308,10 @@ export function loadConfig(env: Env = process.env): Config {
       failedAuthMax: int('RATE_LIMIT_FAILED_AUTH_MAX', 20, 1, 10_000_000),
     },
     trustProxy,
-    credits: { reservationTtlMs: int('CREDIT_RESERVATION_TTL_MS', 120_000, 1000, 3_600_000) },
+    credits: {
+      reservationTtlMs: int('CREDIT_RESERVATION_TTL_MS', 120_000, 1000, 3_600_000),
+      ledgerRetentionDays: int('LEDGER_RETENTION_DAYS', 0, 0, 36_500),
+    },
     sandboxSeed: bool('SANDBOX_SEED', embedded),
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 4000, 50, 120_000),
     upstreamMaxBodyBytes: int('UPSTREAM_MAX_BODY_BYTES', 5 * 1_048_576, 1024, 1024 * 1_048_576),
@@ -362,12 +355,6 @@ export function loadConfig(env: Env = process.env): Config {
       across: { enabled: bool('ACROSS_ENABLED', acrossUrl !== undefined), baseUrl: acrossUrl },
       rpcUrls,
       catalogueTtlSeconds: int('BRIDGE_CATALOGUE_TTL_SECONDS', 3600, 1, 30 * 86_400),
-      push: {
-        followIntervalMs: int('BRIDGE_FOLLOW_INTERVAL_MS', 15_000, 50, 3_600_000),
-        retryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000),
-        timeoutMs: int('WEBHOOK_TIMEOUT_MS', 5_000, 100, 60_000),
-        allowHttpLoopback: bool('WEBHOOK_ALLOW_HTTP_LOOPBACK', false),
-      },
     },
   };
   if (problems.length) throw new ConfigError(problems);

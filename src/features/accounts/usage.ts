@@ -53,7 +53,9 @@ export function usageRange(
 
 /**
  * Credits charged to a partner in [from, to), summed per period and operation from the ledger (the
- * source of truth for every charge). Periods start on UTC day or hour boundaries.
+ * source of truth for every charge). Periods start on UTC day or hour boundaries. Days whose raw rows
+ * were rolled up (LEDGER_RETENTION_DAYS) count when the day starts in the range, as one period at its
+ * start: at hour granularity a rolled-up day's usage shows at its 00:00 hour.
  */
 export async function partnerUsage(
   db: Database,
@@ -73,12 +75,25 @@ export async function partnerUsage(
       order by 1, 2`,
     [partnerId, range.from.toISOString(), range.to.toISOString()],
   );
-  const periods = rows.map((row) => ({
-    period: isoPeriod(row.period, range.granularity),
-    operation: row.operation,
-    credits: Number(row.credits),
-    calls: Number(row.calls),
-  }));
+  const daily = await db.query<{ day: string; operation: string; credits: number | string; calls: number | string }>(
+    `select day, operation, credits, count as calls from ledger_daily
+      where partner_id = ? and kind = 'charge' and day >= ? and day < ?`,
+    [partnerId, firstDayFrom(range.from), firstDayFrom(range.to)],
+  );
+  const merged = new Map<string, UsageRow>();
+  for (const row of [
+    ...rows.map((r) => ({ ...r, period: isoPeriod(r.period, range.granularity) })),
+    ...daily.map((r) => ({ ...r, period: `${r.day}T00:00:00Z` })),
+  ]) {
+    const key = `${row.period} ${row.operation}`;
+    const sum = merged.get(key) ?? { period: row.period, operation: row.operation, credits: 0, calls: 0 };
+    sum.credits += Number(row.credits);
+    sum.calls += Number(row.calls);
+    merged.set(key, sum);
+  }
+  const periods = [...merged.values()].sort((a, b) =>
+    a.period === b.period ? (a.operation < b.operation ? -1 : 1) : a.period < b.period ? -1 : 1,
+  );
   return {
     from: range.from.toISOString(),
     to: range.to.toISOString(),
@@ -86,6 +101,11 @@ export async function partnerUsage(
     totalCredits: periods.reduce((sum, row) => sum + row.credits, 0),
     periods,
   };
+}
+
+/** The first UTC day (`YYYY-MM-DD`) starting at or after `at`. */
+function firstDayFrom(at: Date): string {
+  return new Date(Math.ceil(at.getTime() / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** `2026-11-01` or `2026-11-01T08` (SQLite prefixes) and PostgreSQL's text, all as one ISO form. */

@@ -5,7 +5,9 @@ import { useTestApp } from '../../../test/support/use-app.js';
 
 /** A test app for the enclosing describe with the fixture registry (names.jsonl) imported. */
 export function useNamesApp(env: Record<string, string> = {}): TestApp {
-  return useTestApp(env, async (app) => {
-    expect((await importNamesFile(app.database.url, NAMES_FILE)).code).toBe(0);
+  return useTestApp(env, {
+    setup: async (app) => {
+      expect((await importNamesFile(app.database.url, NAMES_FILE)).code).toBe(0);
+    },
   });
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { createPartner, subgraphs } from '../../../test/support/features.js';
 import { withMetered } from '../../../test/support/paid-subgraph.js';
+import { useTestApp } from '../../../test/support/use-app.js';
 import { UnpricedFieldError } from '../gateway/prices.js';
 import { buildSupergraph } from '../gateway/supergraph.js';
 
@@ -28,11 +29,7 @@ describe('prices fail closed', () => {
 });
 
 describe('exactly one charge per delivered answer', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({}, undefined, { subgraphs: withMetered() });
-  });
-  afterAll(() => app.stop());
+  const app = useTestApp({}, { subgraphs: withMetered() });
 
   const gql = (apiKey: string, query: string, headers: Record<string, string> = {}) =>
     app.http.inject({

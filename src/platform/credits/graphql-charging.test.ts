@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
 import { withMetered } from '../../../test/support/paid-subgraph.js';
+import { useTestApp } from '../../../test/support/use-app.js';
 
 describe('GraphQL credit charging', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({}, undefined, { subgraphs: withMetered() });
-  });
-  afterAll(() => app.stop());
+  const app = useTestApp({}, { subgraphs: withMetered() });
 
   const gql = (apiKey: string | undefined, query: string) =>
     app.http.inject({

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/support/use-app.js';
 
 // The REST paths run through the same credit plugin as GraphQL; these pin down what partners see.
 describe('credits on the REST paths', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app.stop());
+  const app = useTestApp();
 
   const get = (url: string, apiKey: string) =>
     app.http.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });

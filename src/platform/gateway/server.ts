@@ -6,6 +6,7 @@ import { creditsPlugin } from '../credits/plugin.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.js';
 import { upstreamUnavailable } from '../errors.js';
 import type { RequestContext } from '../graphql/context.js';
+import { CompiledOperations } from '../graphql/compiled.js';
 import { graphqlHttpStatusPlugin, withoutSuggestions } from '../graphql/errors.js';
 import {
   formatLimitError,
@@ -48,8 +49,17 @@ export async function createGraphqlServer(
       return new CachedLocalDataSource(schema);
     },
   });
+  // Operations the gateway would answer with one fetch from an in-process subgraph run compiled, once.
+  const compiled = new CompiledOperations(supergraph, Object.keys(options.subgraphUrls ?? {}));
   const server = new ApolloServer<RequestContext>({
-    gateway,
+    gateway: {
+      load: async (loadOptions) => {
+        const { executor } = await gateway.load(loadOptions);
+        return { executor: executor && compiled.wrap(executor) };
+      },
+      onSchemaLoadOrUpdate: (callback) => gateway.onSchemaLoadOrUpdate(callback),
+      stop: () => gateway.stop(),
+    },
     introspection: options.explorer,
     // Without the explorer the schema is not public: no "Did you mean …" in errors either.
     hideSchemaDetailsFromClientErrors: !options.explorer,

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../../../test/support/app.js';
 import { withMetered } from '../../../test/support/paid-subgraph.js';
+import { useTestApp } from '../../../test/support/use-app.js';
 import { httpStatusOfResult } from './errors.js';
 
 type Body = { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: { code?: string } }[] };
 
 describe('HTTP statuses on /graphql', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({}, undefined, { subgraphs: withMetered() });
-  });
-  afterAll(() => app.stop());
+  const app = useTestApp({}, { subgraphs: withMetered() });
 
   const post = (payload: Record<string, unknown>, apiKey?: string) =>
     app.http.inject({

@@ -1,7 +1,8 @@
 import { getIntrospectionQuery } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../test/support/app.js';
 import { createPartner } from '../../../test/support/features.js';
+import { useTestApp } from '../../../test/support/use-app.js';
 import { ConfigError, loadConfig } from '../config.js';
 
 const MAINNET = 'move-mvmt:mainnet';
@@ -53,11 +54,7 @@ const expectRefusal = (res: { statusCode: number; json(): unknown }, limit: stri
 };
 
 describe('GraphQL limits with the default settings', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({ BODY_LIMIT_BYTES: String(4 * 1_048_576) });
-  });
-  afterAll(() => app.stop());
+  const app = useTestApp({ BODY_LIMIT_BYTES: String(4 * 1_048_576) });
 
   it('refuses 14 000 aliases of nameOwner at the token limit, fast, while /healthz answers', async () => {
     const { refused, health } = await timed(app, aliases(14_000), '14 000 aliases');
@@ -169,19 +166,15 @@ describe('GraphQL limits with the default settings', () => {
 });
 
 describe('GraphQL limits when configured low', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({
-      BODY_LIMIT_BYTES: String(4 * 1_048_576),
-      GRAPHQL_MAX_TOKENS: '1000000',
-      GRAPHQL_MAX_DEPTH: '4',
-      GRAPHQL_MAX_ALIASES: '3',
-      GRAPHQL_MAX_ROOT_FIELDS: '5',
-      GRAPHQL_MAX_COST: '100',
-      GRAPHQL_COST_LIST_SIZE: '10',
-    });
+  const app = useTestApp({
+    BODY_LIMIT_BYTES: String(4 * 1_048_576),
+    GRAPHQL_MAX_TOKENS: '1000000',
+    GRAPHQL_MAX_DEPTH: '4',
+    GRAPHQL_MAX_ALIASES: '3',
+    GRAPHQL_MAX_ROOT_FIELDS: '5',
+    GRAPHQL_MAX_COST: '100',
+    GRAPHQL_COST_LIST_SIZE: '10',
   });
-  afterAll(() => app.stop());
 
   it('refuses 14 000 aliases on the alias limit before validation walks them', async () => {
     const { refused } = await timed(app, aliases(14_000), '14 000 aliases, token limit raised');

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../../test/support/use-app.js';
 
 describe('partner interface errors', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({ BODY_LIMIT_BYTES: '2048' });
-  });
-  afterAll(() => app.stop());
+  const app = useTestApp({ BODY_LIMIT_BYTES: '2048' });
 
   it('401 without a key, in the partner error shape', async () => {
     const res = await app.http.inject({ method: 'GET', url: '/partners/stats' });

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../../test/support/use-app.js';
 
 describe('GET /partners/stats', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app.stop());
+  const app = useTestApp();
 
   it('answers the partner account and costs nothing', async () => {
     const { apiKey, email } = await app.partner(25, 'Acme');

@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../../../../test/support/app.js';
+import { useTestApp } from '../../../../test/support/use-app.js';
 import { revokeApiKey } from '../api-keys.js';
 
 describe('API key security', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app.stop());
+  const app = useTestApp();
 
   it('stores keys only as a SHA-256 hash with a public prefix', async () => {
     const { id, apiKey } = await app.partner(1);

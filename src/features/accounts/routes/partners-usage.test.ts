@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../../test/support/use-app.js';
 
 // Partner self-service: what the credit headers announce is what the ledger charges, and what
 // /partners/usage reports is what the ledger holds.
 describe('partner usage, keys and credit headers', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app.stop());
+  const app = useTestApp();
 
   const get = (url: string, apiKey: string) =>
     app.http.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });

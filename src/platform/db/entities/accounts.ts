@@ -73,6 +73,20 @@ export const LedgerEntry = defineEntity({
   indexes: [{ name: 'ledger_entry_partner_id_index', properties: ['partner', 'createdAt'] }],
 });
 
+/** Ledger rows older than LEDGER_RETENTION_DAYS, summed per partner, UTC day (`YYYY-MM-DD`), kind and operation. */
+export const LedgerDaily = defineEntity({
+  name: 'LedgerDaily',
+  tableName: 'ledger_daily',
+  properties: {
+    partner: p.manyToOne(Partner).ref().primary().deleteRule('cascade').index(false),
+    day: p.string().length(10).primary(),
+    kind: p.enum(['grant', 'charge']).columnType('varchar(16)').primary(),
+    operation: p.string().length(255).primary(),
+    credits: p.bigint('number'),
+    count: p.bigint('number'),
+  },
+});
+
 export const IdempotencyRecord = defineEntity({
   name: 'IdempotencyRecord',
   tableName: 'idempotency_record',

@@ -1,12 +1,10 @@
-import { ApiKey, CreditReservation, IdempotencyRecord, LedgerEntry, Partner } from './accounts.js';
+import { ApiKey, CreditReservation, IdempotencyRecord, LedgerDaily, LedgerEntry, Partner } from './accounts.js';
 import { BridgeCatalogue, BridgeRoute, BridgeStatusHistory, BridgeTransfer } from './bridge.js';
 import { MnsIndexerCursor, MnsName, NameIndex } from './mns.js';
-import { BridgeFollow, BridgeWebhook, BridgeWebhookDelivery } from './webhooks.js';
 
 export * from './accounts.js';
 export * from './bridge.js';
 export * from './mns.js';
-export * from './webhooks.js';
 export { SchemaNamingStrategy } from './naming.js';
 
 /** Every table the migrations create, as MikroORM entities (entities.test.ts proves they match). */
@@ -15,6 +13,7 @@ export const allEntities = [
   ApiKey,
   CreditReservation,
   LedgerEntry,
+  LedgerDaily,
   IdempotencyRecord,
   MnsName,
   NameIndex,
@@ -23,7 +22,4 @@ export const allEntities = [
   BridgeRoute,
   BridgeTransfer,
   BridgeStatusHistory,
-  BridgeWebhook,
-  BridgeFollow,
-  BridgeWebhookDelivery,
 ];

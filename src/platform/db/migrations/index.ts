@@ -6,7 +6,7 @@ import { Migration0005ExactCharging } from './0005-exact-charging.js';
 import { Migration0006MnsChainIndex } from './0006-mns-chain-index.js';
 import { Migration0007ApiKeyLastUsed } from './0007-api-key-last-used.js';
 import { Migration0008MnsBardock } from './0008-mns-bardock.js';
-import { Migration0010BridgeWebhooks } from './0010-bridge-webhooks.js';
+import { Migration0009LedgerHousekeeping } from './0009-ledger-housekeeping.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test builds run the same set. */
 export const migrationsList = [
@@ -18,5 +18,5 @@ export const migrationsList = [
   { name: '0006-mns-chain-index', class: Migration0006MnsChainIndex },
   { name: '0007-api-key-last-used', class: Migration0007ApiKeyLastUsed },
   { name: '0008-mns-bardock', class: Migration0008MnsBardock },
-  { name: '0010-bridge-webhooks', class: Migration0010BridgeWebhooks },
+  { name: '0009-ledger-housekeeping', class: Migration0009LedgerHousekeeping },
 ];

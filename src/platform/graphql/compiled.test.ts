@@ -1,0 +1,95 @@
+import { ApolloGateway } from '@apollo/gateway';
+import type { GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
+import { parse } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { ALICE } from '../../../test/fixtures/mns/index.js';
+import { subgraphs } from '../../features/index.js';
+import { useNamesApp } from '../../features/resolution/names-app.test-helper.js';
+import { restRoutes } from '../../features/routes.js';
+import { CachedLocalDataSource } from '../gateway/local-data-source.js';
+import { buildSupergraph } from '../gateway/supergraph.js';
+import { CompiledOperations } from './compiled.js';
+import type { RequestContext } from './context.js';
+
+const supergraph = buildSupergraph(subgraphs);
+
+/** Crosses identity → bridge: two fetches, so the gateway must keep it. */
+const CROSS_SUBGRAPH = `query { identitySearch(query: "alice") { results { name multichainAddresses { chain { name } } } } }`;
+
+describe('compiled operations (one execution per request)', () => {
+  const app = useNamesApp();
+
+  it('compiles every REST route, each a single in-process fetch, and leaves the rest to the gateway', () => {
+    const compiled = new CompiledOperations(supergraph);
+    for (const route of restRoutes) expect(compiled.executorFor(parse(route.operation)), route.url).not.toBeNull();
+    expect(compiled.executorFor(parse(CROSS_SUBGRAPH))).toBeNull();
+    // A remote subgraph is the gateway's to call.
+    const remote = new CompiledOperations(supergraph, ['resolution']);
+    expect(remote.executorFor(parse('{ primaryName(address: "0x1", caip2Id: "move-mvmt:126") { name } }'))).toBeNull();
+    // Several operations and no name: the gateway gives its own error.
+    expect(
+      compiled.executorFor(parse('query A { bridgeChains { name } } query B { bridgeChains { name } }')),
+    ).toBeNull();
+  });
+
+  it('answers what the gateway answers: the same data, and the same errors (message, code, path)', async () => {
+    const compiled = new CompiledOperations(supergraph);
+    const schemas = new Map(supergraph.subgraphs.map((s) => [s.name, s.schema]));
+    const gateway = new ApolloGateway({
+      supergraphSdl: supergraph.sdl,
+      buildService: ({ name }) => new CachedLocalDataSource(schemas.get(name) as never),
+    });
+    const { executor } = await gateway.load();
+    const context = (): RequestContext => ({
+      requestId: 'compiled-test',
+      services: app.services,
+      partner: null,
+      log: app.http.log,
+      forwardHeaders: {},
+      memo: new Map(),
+    });
+    const cases: [string, Record<string, unknown>][] = [
+      ['query N($a: String!) { primaryName(address: $a, caip2Id: "move-mvmt:126") { name owner } }', { a: ALICE }],
+      [
+        'query N($a: [String!]!) { primaryNames(addresses: $a, caip2Id: "move-mvmt:126") { address name } }',
+        { a: [ALICE, '0x2'] },
+      ],
+      ['{ primaryName(address: "not an address", caip2Id: "move-mvmt:126") { name } }', {}],
+      ['{ x: primaryName(address: "0x1", caip2Id: "nope:1") { n: name } }', {}],
+      ...restRoutes
+        .filter((r) => r.url.startsWith('/partners/bridge/chains'))
+        .map((r) => [r.operation, {}] as [string, Record<string, unknown>]),
+    ];
+    const answers: { data: unknown; errors?: { message: string; code: unknown }[] }[] = [];
+    try {
+      for (const [query, variables] of cases) {
+        const document = parse(query);
+        const viaGateway = await executor?.({
+          request: { query, variables },
+          document,
+          operationName: null,
+          context: context(),
+          queryHash: query,
+          source: query,
+          metrics: {},
+          overallCachePolicy: {},
+          cache: { get: async () => undefined, set: async () => {}, delete: async () => true },
+          logger: console,
+        } as unknown as GatewayGraphQLRequestContext);
+        const viaCompiled = await compiled.executorFor(document)?.(document, null, variables, context());
+        const plain = (result: typeof viaGateway | undefined) => ({
+          data: JSON.parse(JSON.stringify(result?.data ?? null)),
+          errors: result?.errors?.map((e) => ({ message: e.message, code: e.extensions?.code, path: e.path })),
+        });
+        expect(viaCompiled, query).toBeDefined();
+        expect(plain(viaCompiled), query).toEqual(plain(viaGateway));
+        answers.push(plain(viaGateway));
+      }
+      // The cases cover both an answer and refusals, so neither side can pass by saying nothing.
+      expect(answers[0]?.data).toEqual({ primaryName: { name: 'alice.snow', owner: ALICE } });
+      expect(answers[2]?.errors?.[0]?.code).toBe('BAD_USER_INPUT');
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
