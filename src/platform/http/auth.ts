@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthenticated } from '../errors.js';
@@ -8,6 +9,42 @@ declare module 'fastify' {
   interface FastifyRequest {
     partner: AuthenticatedPartner | null;
   }
+}
+
+/**
+ * How long a verified key is trusted without asking the database again. A key revoked (in any process:
+ * this cache is per process and nothing is told) is refused at most this long after, so it stays at 1 s.
+ */
+export const KEY_CACHE_TTL_MS = 1000;
+const KEY_CACHE_MAX = 10_000;
+
+/**
+ * Remembers keys that verified, by their SHA-256 (the key itself is not kept), for `ttlMs`; requests that
+ * arrive together for one key share one check. A key that fails is never remembered, so a key issued a
+ * moment ago works at once. Bounded: past the limit the oldest entries go first.
+ */
+export function verifiedKeyCache(
+  verify: (key: string) => Promise<AuthenticatedPartner | null>,
+  ttlMs: number,
+): (key: string) => Promise<AuthenticatedPartner | null> {
+  const known = new Map<string, { until: number; partner: Promise<AuthenticatedPartner | null> }>();
+  return (key) => {
+    const id = createHash('sha256').update(key).digest('base64');
+    const now = Date.now();
+    const hit = known.get(id);
+    if (hit && hit.until > now) return hit.partner;
+    if (hit) known.delete(id);
+    const partner = verify(key);
+    if (ttlMs <= 0) return partner;
+    const entry = { until: now + ttlMs, partner };
+    if (known.size >= KEY_CACHE_MAX) known.delete(known.keys().next().value as string);
+    known.set(id, entry);
+    const forget = () => {
+      if (known.get(id) === entry) known.delete(id);
+    };
+    partner.then((found) => found || forget(), forget);
+    return partner;
+  };
 }
 
 const presentedKey = (request: FastifyRequest): string | undefined => {
@@ -30,7 +67,11 @@ const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics', '/router/coprocess
  * The path is the one the router matched (decoded), so `/%70artners/stats` is a partner path here too.
  */
 export const authPlugin = fp(
-  async (app: FastifyInstance, { verify }: { verify: (key: string) => Promise<AuthenticatedPartner | null> }) => {
+  async (
+    app: FastifyInstance,
+    options: { verify: (key: string) => Promise<AuthenticatedPartner | null>; cacheTtlMs?: number },
+  ) => {
+    const verify = verifiedKeyCache(options.verify, options.cacheTtlMs ?? KEY_CACHE_TTL_MS);
     app.decorateRequest('partner', null);
     app.addHook('onRequest', async (request) => {
       const route = request.routeOptions.url;
