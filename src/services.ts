@@ -10,7 +10,7 @@ import type { Config } from './platform/config.js';
 import { sweepIdempotencyRecords } from './platform/credits/idempotency.js';
 import { CreditLedger } from './platform/credits/ledger.js';
 import { retentionCutoff, rollUpLedger } from './platform/credits/rollup.js';
-import type { Database } from './platform/db/orm.js';
+import { type Database, openReadDatabase } from './platform/db/orm.js';
 import type { Services } from './platform/services.js';
 
 export type { Services };
@@ -42,9 +42,11 @@ export async function createServices(config: Config, db: Database, log: Logger):
   const rollUpTimer = ledgerRetentionDays ? setInterval(rollUp, 3_600_000) : undefined;
   rollUpTimer?.unref();
 
-  const mns = new MnsSources(mnsSourcesFromConfig(config, db));
+  // Public lookups and search read the replica when there is one; writes and the ledger stay on `db`.
+  const readDb = config.databaseReadUrl ? await openReadDatabase(config.databaseReadUrl, config.database) : db;
+  const mns = new MnsSources(mnsSourcesFromConfig(config, readDb));
   const naming = namingProvidersFromConfig(config, createMnsProvider(mns));
-  const nameIndex = new NameIndex(db, config.naming.indexTtlSeconds);
+  const nameIndex = new NameIndex(db, config.naming.indexTtlSeconds, readDb);
   const identity = new IdentitySearch(naming, nameIndex, { timeoutMs: config.providerTimeoutMs, log });
   // Expired index entries are never served; sweeping only keeps the table from growing without bound.
   const indexSweeper = setInterval(
@@ -75,6 +77,7 @@ export async function createServices(config: Config, db: Database, log: Logger):
       await ledger.whenSettled();
       clearInterval(indexSweeper);
       await indexer?.stop();
+      if (readDb !== db) await readDb.close();
     },
   };
 }

@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** A read replica for public lookups and search; writes and the ledger always use DATABASE_URL. */
+  databaseReadUrl: string | undefined;
   /** Bounds on every wait for the database, so a dead or stalled one gives fast 503s (src/db/orm.ts). */
   database: { poolMax: number; acquireTimeoutMs: number; statementTimeoutMs: number };
   redisUrl: string | undefined;
@@ -165,6 +167,10 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`DATABASE_URL must be postgres://… or file:<path>, got "${databaseUrl}"`);
   }
   const embedded = databaseUrl.startsWith('file:');
+  const databaseReadUrl = str('DATABASE_READ_URL');
+  if (databaseReadUrl !== undefined && (!/^postgres(ql)?:\/\/.+/.test(databaseReadUrl) || embedded)) {
+    problems.push('DATABASE_READ_URL must be a postgres://… replica of a PostgreSQL DATABASE_URL');
+  }
 
   const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
   const logLevel = (str('LOG_LEVEL') ?? 'info') as Config['logLevel'];
@@ -281,6 +287,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: int('PORT', 4000, 0, 65535),
     host: str('HOST') ?? '0.0.0.0',
     databaseUrl,
+    databaseReadUrl,
     database: {
       poolMax: int('DATABASE_POOL_MAX', 10, 1, 1000),
       acquireTimeoutMs: int('DATABASE_ACQUIRE_TIMEOUT_MS', 800, 50, 600_000),

@@ -40,6 +40,8 @@ export class NameIndex {
   constructor(
     private readonly db: Db,
     private readonly ttlSeconds: number,
+    /** Where prefix searches read (a replica: an entry written a moment ago may show up a moment later). */
+    private readonly reader: Pick<Database, 'query'> = db,
   ) {}
 
   /** Records what `provider` answered for exact lookups: found names are (re)indexed, missing ones dropped. */
@@ -108,7 +110,7 @@ export class NameIndex {
   /** Fresh entries whose name starts with `prefix`, of the given providers, in name order. */
   async prefix(prefix: string, providers: readonly string[], limit: number, now = new Date()): Promise<IndexedName[]> {
     if (prefix === '' || providers.length === 0 || limit <= 0) return [];
-    const rows = await this.db.query<{ provider: string; record: string; expires_at: unknown }>(
+    const rows = await this.reader.query<{ provider: string; record: string; expires_at: unknown }>(
       `select provider, record, expires_at from name_index
        where name >= ? and name < ? and expires_at > ? and provider in (${providers.map(() => '?').join(', ')})
        order by name, provider limit ?`,

@@ -153,20 +153,32 @@ export class DatabaseUnreachableError extends Error {
  * every wait of a serving process; without them (the admin CLI) statements may take as long as needed.
  */
 export async function openDatabase(databaseUrl: string, limits: DatabaseLimits = UNLIMITED): Promise<Database> {
+  return reachable('DATABASE_URL', databaseUrl, () => open(databaseUrl, limits, true));
+}
+
+/**
+ * Opens a read replica of the primary (DATABASE_READ_URL) for reads that may lag it a little (public
+ * lookups, search). Its schema is the primary's, replicated: nothing is migrated through it.
+ */
+export async function openReadDatabase(databaseUrl: string, limits: DatabaseLimits): Promise<Database> {
+  return reachable('DATABASE_READ_URL', databaseUrl, () => open(databaseUrl, limits, false));
+}
+
+async function reachable(setting: string, databaseUrl: string, opening: () => Promise<Database>): Promise<Database> {
   try {
-    return await open(databaseUrl, limits);
+    return await opening();
   } catch (err) {
     if (!isDatabaseUnavailable(err)) throw err;
     throw new DatabaseUnreachableError(
-      `Cannot reach the database at ${maskDatabaseUrl(databaseUrl)} (DATABASE_URL): ${describeDatabaseError(err)}`,
+      `Cannot reach the database at ${maskDatabaseUrl(databaseUrl)} (${setting}): ${describeDatabaseError(err)}`,
       { cause: err },
     );
   }
 }
 
-async function open(databaseUrl: string, limits: DatabaseLimits): Promise<Database> {
+async function open(databaseUrl: string, limits: DatabaseLimits, migrating: boolean): Promise<Database> {
   const dialect = dialectOf(databaseUrl);
-  if (dialect === 'postgresql') {
+  if (dialect === 'postgresql' && migrating) {
     // Migrations on their own short-lived connection without the serving limits (see migrate()); a
     // dead server still fails fast there, on the acquire timeout.
     const migrations = await MikroORM.init<AbstractSqlDriver, SqlEntityManager>(
@@ -189,7 +201,7 @@ async function open(databaseUrl: string, limits: DatabaseLimits): Promise<Databa
       await connection.execute('pragma journal_mode = wal');
       await connection.execute('pragma busy_timeout = 10000');
       await connection.execute('pragma synchronous = normal');
-      await migrate(orm, dialect);
+      if (migrating) await migrate(orm, dialect);
       if (limits.acquireTimeoutMs) await connection.execute(`pragma busy_timeout = ${limits.acquireTimeoutMs}`);
     } catch (err) {
       await orm.close(true);
