@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { createBridgeService } from './features/bridge/service.js';
+import { WebhookService } from './features/bridge/webhooks/index.js';
 import { NameIndex } from './features/identity/name-index.js';
 import { namingProvidersFromConfig } from './features/identity/provider-registry.js';
 import { createMnsProvider } from './features/identity/providers/mns/provider.js';
@@ -56,6 +57,9 @@ export async function createServices(config: Config, db: Database, log: Logger):
   indexSweeper.unref();
 
   const bridge = createBridgeService(config, db, log);
+  // Follows transfers partners asked about and pushes their status changes (webhooks, subscriptions).
+  const webhooks = new WebhookService(db, bridge, config.bridge.push, log);
+  webhooks.start();
 
   // MNS_INDEXER runs the indexer in this process; `npm run indexer` is the separate-process way.
   const indexer = config.mnsChain.indexer.inServer ? indexerFromConfig(config, db, log) : null;
@@ -67,10 +71,12 @@ export async function createServices(config: Config, db: Database, log: Logger):
     log,
     ledger,
     bridge,
+    webhooks,
     mns,
     naming,
     identity,
     async close() {
+      await webhooks.stop();
       clearInterval(sweeper);
       clearInterval(rollUpTimer);
       // Answers already delivered must be charged before the connections close.

@@ -82,6 +82,33 @@ export type IdentitySearchQueryVariables = Exact<{
 
 
 export type IdentitySearchQuery = { identitySearch: { results: Array<{ name: string, ownerAddress: string | null, source: string, provider: string, providerName: string, caip2Id: string, avatar: string | null, logoURI: string, url: string, expireAt: string | null, registeredAt: string | null, multichainAddresses: Array<{ address: string, caip2Id: string, chainName: string | null, symbol: string | null }>, txtRecords: Array<{ key: string, value: string, type: string }> }>, pagination: { page: number, perPage: number, total: number, totalPages: number } } };
+export type DeleteWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteWebhookMutation = { deleteWebhook: { id: string, url: string, createdAt: string } };
+
+export type WebhookDeliveriesQueryVariables = Exact<{
+  id: string | number;
+  limit?: number | null | undefined;
+}>;
+
+
+export type WebhookDeliveriesQuery = { webhookDeliveries: Array<{ id: string, txHash: string, sequence: number, state: string, attempts: number, lastStatusCode: number | null, lastError: string | null, nextAttemptAt: string | null, deliveredAt: string | null, createdAt: string }> };
+
+export type WebhooksQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WebhooksQuery = { webhooks: Array<{ id: string, url: string, createdAt: string }> };
+
+export type RegisterWebhookMutationVariables = Exact<{
+  url: string;
+}>;
+
+
+export type RegisterWebhookMutation = { registerWebhook: { id: string, url: string, createdAt: string, secret: string } };
+
 
 export type PublicIdentityAddressQueryVariables = Exact<{
   name: string;

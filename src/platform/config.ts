@@ -95,6 +95,17 @@ export interface Config {
     /** RPC URL per CAIP-2 chain, for checking source transactions on chain. */
     rpcUrls: Record<string, string>;
     catalogueTtlSeconds: number;
+    /** Status pushed to partners (webhooks, graphql-ws subscriptions). */
+    push: {
+      /** First interval between looks at a followed transfer; it doubles up to 5 minutes. */
+      followIntervalMs: number;
+      /** First delay before retrying a failed webhook delivery; it doubles up to an hour, for 24 hours. */
+      retryBaseMs: number;
+      /** How long one webhook delivery may take. */
+      timeoutMs: number;
+      /** Tests only: accept http:// webhook targets on loopback addresses. */
+      allowHttpLoopback: boolean;
+    };
   };
 }
 
@@ -362,6 +373,12 @@ export function loadConfig(env: Env = process.env): Config {
       across: { enabled: bool('ACROSS_ENABLED', acrossUrl !== undefined), baseUrl: acrossUrl },
       rpcUrls,
       catalogueTtlSeconds: int('BRIDGE_CATALOGUE_TTL_SECONDS', 3600, 1, 30 * 86_400),
+      push: {
+        followIntervalMs: int('BRIDGE_FOLLOW_INTERVAL_MS', 15_000, 50, 3_600_000),
+        retryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000),
+        timeoutMs: int('WEBHOOK_TIMEOUT_MS', 5_000, 100, 60_000),
+        allowHttpLoopback: bool('WEBHOOK_ALLOW_HTTP_LOOPBACK', false),
+      },
     },
   };
   if (problems.length) throw new ConfigError(problems);

@@ -1,10 +1,12 @@
 import { ApiKey, CreditReservation, IdempotencyRecord, LedgerDaily, LedgerEntry, Partner } from './accounts.js';
 import { BridgeCatalogue, BridgeRoute, BridgeStatusHistory, BridgeTransfer } from './bridge.js';
 import { MnsIndexerCursor, MnsName, NameIndex } from './mns.js';
+import { BridgeFollow, BridgeWebhook, BridgeWebhookDelivery } from './webhooks.js';
 
 export * from './accounts.js';
 export * from './bridge.js';
 export * from './mns.js';
+export * from './webhooks.js';
 export { SchemaNamingStrategy } from './naming.js';
 
 /** Every table the migrations create, as MikroORM entities (entities.test.ts proves they match). */
@@ -22,4 +24,7 @@ export const allEntities = [
   BridgeRoute,
   BridgeTransfer,
   BridgeStatusHistory,
+  BridgeWebhook,
+  BridgeFollow,
+  BridgeWebhookDelivery,
 ];

@@ -7,6 +7,7 @@ import { Migration0006MnsChainIndex } from './0006-mns-chain-index.js';
 import { Migration0007ApiKeyLastUsed } from './0007-api-key-last-used.js';
 import { Migration0008MnsBardock } from './0008-mns-bardock.js';
 import { Migration0009LedgerHousekeeping } from './0009-ledger-housekeeping.js';
+import { Migration0010BridgeWebhooks } from './0010-bridge-webhooks.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test builds run the same set. */
 export const migrationsList = [
@@ -19,4 +20,5 @@ export const migrationsList = [
   { name: '0007-api-key-last-used', class: Migration0007ApiKeyLastUsed },
   { name: '0008-mns-bardock', class: Migration0008MnsBardock },
   { name: '0009-ledger-housekeeping', class: Migration0009LedgerHousekeeping },
+  { name: '0010-bridge-webhooks', class: Migration0010BridgeWebhooks },
 ];
