@@ -1,8 +1,9 @@
 import type { Address } from 'viem';
 import type { Config } from '../../platform/config.js';
-import { createBasenamesProvider } from './providers/basenames/index.js';
-import { createEnsProvider } from './providers/ens/provider.js';
-import { createSnsProvider } from './providers/sns/provider.js';
+import { BASENAMES_INFO } from './providers/basenames/info.js';
+import { createUnconfiguredProvider } from './providers/disabled.js';
+import { ENS_INFO } from './providers/ens/info.js';
+import { SNS_PROVIDER_INFO } from './providers/sns/info.js';
 import type { NamingProvider } from './providers/types.js';
 
 /**
@@ -49,31 +50,38 @@ export function namingProviders(list: readonly NamingProvider[], home?: string):
 /**
  * The providers configured by the environment. A provider whose upstream is not configured comes back
  * disabled (with the reason), never faked. MNS reads the local database, so it is passed in built.
+ * A provider's module is imported only when it is configured: SNS alone brings @solana/web3.js and
+ * Bonfida's SDK, ENS viem's ENSIP-15 tables, tens of MiB a process without those upstreams never needs.
  */
-export function namingProvidersFromConfig(config: Config, mns?: NamingProvider): NamingProviders {
+export async function namingProvidersFromConfig(config: Config, mns?: NamingProvider): Promise<NamingProviders> {
   const { naming } = config;
-  const list: NamingProvider[] = [];
-  if (mns) list.push(mns);
-  list.push(
-    createEnsProvider({
-      rpcUrl: naming.ensRpcUrl,
-      registryAddress: naming.ensRegistryAddress as Address | undefined,
-      baseRegistrarAddress: naming.ensBaseRegistrarAddress as Address | undefined,
-      timeoutMs: config.providerTimeoutMs,
-      maxBodyBytes: config.upstreamMaxBodyBytes,
-    }),
-    createBasenamesProvider({
-      rpcUrl: naming.baseRpcUrl,
-      registryAddress: naming.basenamesRegistryAddress as Address | undefined,
-      baseRegistrarAddress: naming.basenamesBaseRegistrarAddress as Address | undefined,
-      timeoutMs: config.providerTimeoutMs,
-      maxBodyBytes: config.upstreamMaxBodyBytes,
-    }),
-    createSnsProvider({
-      rpcUrl: naming.solanaRpcUrl,
-      timeoutMs: config.providerTimeoutMs,
-      maxBodyBytes: config.upstreamMaxBodyBytes,
-    }),
-  );
-  return namingProviders(list, mns?.info.provider);
+  const common = { timeoutMs: config.providerTimeoutMs, maxBodyBytes: config.upstreamMaxBodyBytes };
+  const [ens, basenames, sns] = await Promise.all([
+    naming.ensRpcUrl
+      ? import('./providers/ens/provider.js').then(({ createEnsProvider }) =>
+          createEnsProvider({
+            rpcUrl: naming.ensRpcUrl,
+            registryAddress: naming.ensRegistryAddress as Address | undefined,
+            baseRegistrarAddress: naming.ensBaseRegistrarAddress as Address | undefined,
+            ...common,
+          }),
+        )
+      : createUnconfiguredProvider(ENS_INFO, 'ENS_RPC_URL is not set'),
+    naming.baseRpcUrl
+      ? import('./providers/basenames/provider.js').then(({ createBasenamesProvider }) =>
+          createBasenamesProvider({
+            rpcUrl: naming.baseRpcUrl,
+            registryAddress: naming.basenamesRegistryAddress as Address | undefined,
+            baseRegistrarAddress: naming.basenamesBaseRegistrarAddress as Address | undefined,
+            ...common,
+          }),
+        )
+      : createUnconfiguredProvider(BASENAMES_INFO, 'BASE_RPC_URL is not set'),
+    naming.solanaRpcUrl
+      ? import('./providers/sns/provider.js').then(({ createSnsProvider }) =>
+          createSnsProvider({ rpcUrl: naming.solanaRpcUrl, ...common }),
+        )
+      : createUnconfiguredProvider(SNS_PROVIDER_INFO, 'SOLANA_RPC_URL is not set'),
+  ]);
+  return namingProviders(mns ? [mns, ens, basenames, sns] : [ens, basenames, sns], mns?.info.provider);
 }

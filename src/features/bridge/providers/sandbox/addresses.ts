@@ -1,15 +1,18 @@
-import { PublicKey } from '@solana/web3.js';
+import { base58 as base58Codec } from '@scure/base';
 import { bytesToHex, isAddress, keccak256, stringToBytes } from 'viem';
 import type { ChainFamily } from '../../../../platform/chains/registry.js';
 
 const BITCOIN_ADDRESS = /^(bc1[02-9ac-hj-np-z]{11,71}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/;
 
-/** Public key bytes of a Solana address, or undefined when it is not base58 of 32 bytes. */
-export function solanaKey(address: string): PublicKey | undefined {
+/**
+ * Whether a Solana address is base58 of 32 bytes, which is all `new PublicKey(address)` checks; without
+ * @solana/web3.js, which the sandbox loads only to build a Solana transaction.
+ */
+export function isSolanaKey(address: string): boolean {
   try {
-    return new PublicKey(address);
+    return base58Codec.decode(address).length === 32;
   } catch {
-    return undefined;
+    return false;
   }
 }
 
@@ -22,7 +25,7 @@ export function isFamilyAddress(family: ChainFamily, address: string): boolean {
     case 'evm':
       return isAddress(address, { strict: false });
     case 'solana':
-      return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address) && solanaKey(address) !== undefined;
+      return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address) && isSolanaKey(address);
     case 'bitcoin':
       return BITCOIN_ADDRESS.test(address);
     default:

@@ -1,8 +1,9 @@
-import { PublicKey, Transaction, TransactionInstruction } from '@solana/web3.js';
+import { createRequire } from 'node:module';
+import type * as SolanaWeb3 from '@solana/web3.js';
 import { bytesToHex, concat, encodeAbiParameters, getAddress, keccak256, stringToBytes } from 'viem';
 import type { KnownChain } from '../../../../platform/chains/registry.js';
 import type { TransactionData } from '../types.js';
-import { solanaKey } from './addresses.js';
+import { isSolanaKey } from './addresses.js';
 
 /** What the deposit asks the (imaginary) relayer to do; every source format carries it. */
 export interface DepositIntent {
@@ -85,7 +86,15 @@ function evmTransaction(intent: DepositIntent): TransactionData {
   };
 }
 
-const MEMO_PROGRAM = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+const MEMO_PROGRAM = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
+
+// @solana/web3.js (tens of MiB resident) is loaded on the first Solana deposit a sandbox partner asks
+// for, not in every process; `require` keeps this path synchronous, and the package's entry is CommonJS.
+let web3: typeof SolanaWeb3 | undefined;
+const solanaWeb3 = (): typeof SolanaWeb3 => {
+  web3 ??= createRequire(import.meta.url)('@solana/web3.js') as typeof SolanaWeb3;
+  return web3;
+};
 
 /**
  * Solana has no calldata, so `data` is an unsigned legacy transaction, base64-encoded the way LI.FI
@@ -94,12 +103,13 @@ const MEMO_PROGRAM = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr'
  * recent blockhash is a placeholder (all zeros) the wallet replaces before signing.
  */
 function solanaTransaction(intent: DepositIntent): TransactionData {
-  const owner = solanaKey(intent.depositor);
-  if (!owner) throw new RangeError(`not a Solana address: ${intent.depositor}`);
+  if (!isSolanaKey(intent.depositor)) throw new RangeError(`not a Solana address: ${intent.depositor}`);
+  const { PublicKey, Transaction, TransactionInstruction } = solanaWeb3();
+  const owner = new PublicKey(intent.depositor);
   const tx = new Transaction({ feePayer: owner, recentBlockhash: PublicKey.default.toBase58() });
   tx.add(
     new TransactionInstruction({
-      programId: MEMO_PROGRAM,
+      programId: new PublicKey(MEMO_PROGRAM),
       keys: [{ pubkey: owner, isSigner: true, isWritable: false }],
       data: Buffer.from(`${SANDBOX_MARKER}${intentCommitment(intent)}`, 'utf8'),
     }),

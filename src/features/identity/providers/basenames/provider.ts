@@ -3,9 +3,11 @@ import { evmCoinType } from '../../../../platform/chains/registry.js';
 import { COIN_TYPE_ETHEREUM } from '../ens/coin-address.js';
 import { createDisabledProvider, createEnsCompatibleProvider } from '../ens/compatible-provider.js';
 import { KNOWN_COIN_TYPES, sameAddress } from '../ens/provider.js';
-import type { NamingProvider, NamingProviderInfo } from '../types.js';
+import type { NamingProvider } from '../types.js';
+import { BASE_CHAIN_ID, BASENAMES_INFO } from './info.js';
 
-const BASE_CHAIN_ID = 8453;
+export { BASENAMES_INFO };
+
 /** ENSIP-11 coin type of Base (0x80002105). */
 export const BASE_COIN_TYPE = evmCoinType(BASE_CHAIN_ID);
 
@@ -20,17 +22,6 @@ export const BASE_L2_REVERSE_REGISTRAR_ADDRESS: Address = '0x0000000000D8e504002
  * ReverseRegistrar has written primary names since launch.
  */
 export const BASE_REVERSE_NAMESPACE = `${BASE_COIN_TYPE.toString(16)}.reverse`;
-
-export const BASENAMES_INFO: NamingProviderInfo = {
-  provider: 'basenames',
-  source: 'basenames',
-  providerName: 'Basenames',
-  // The logo Base publishes in the Basenames contract metadata.
-  logoURI: 'https://www.base.org/images/basenames/contract-uri/logo.png',
-  url: 'https://www.base.org/names',
-  caip2Id: `eip155:${BASE_CHAIN_ID}`,
-  suffixes: ['.base.eth'],
-};
 
 export interface BasenamesProviderOptions {
   /** Base JSON-RPC endpoint (`BASE_RPC_URL`). Without it the provider is disabled. */

@@ -1,8 +1,11 @@
 import type { Address } from 'viem';
 import { KNOWN_CHAINS } from '../../../../platform/chains/registry.js';
-import type { NamingProvider, NamingProviderInfo } from '../types.js';
+import type { NamingProvider } from '../types.js';
 import { COIN_TYPE_ETHEREUM } from './coin-address.js';
 import { createDisabledProvider, createEnsCompatibleProvider } from './compatible-provider.js';
+import { ENS_INFO } from './info.js';
+
+export { ENS_INFO };
 
 /** The ENS registry on Ethereum mainnet (same address on its testnets). */
 export const ENS_REGISTRY_ADDRESS: Address = '0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e';
@@ -10,17 +13,6 @@ export const ENS_REGISTRY_ADDRESS: Address = '0x00000000000C2E074eC69A0dFb2997BA
 export const ENS_BASE_REGISTRAR_ADDRESS: Address = '0x57f1887a8BF19b14fC0dF6Fd9B2acc9Af147eA85';
 /** The ENS metadata service renders NFT avatars of mainnet names. */
 const ENS_AVATAR_SERVICE = 'https://metadata.ens.domains/mainnet/avatar';
-
-export const ENS_INFO: NamingProviderInfo = {
-  provider: 'ens',
-  source: 'ens',
-  providerName: 'ENS',
-  // The ENS token logo as published in Uniswap's default token list.
-  logoURI: 'https://assets.coingecko.com/coins/images/19785/thumb/acatxTm8_400x400.jpg?1635850140',
-  url: 'https://ens.domains',
-  caip2Id: 'eip155:1',
-  suffixes: ['.eth'],
-};
 
 /** Coin types of every chain the service knows: the chains a name's multichain addresses can name. */
 export const KNOWN_COIN_TYPES: readonly number[] = KNOWN_CHAINS.flatMap((c) =>

@@ -37,8 +37,4 @@ export const HASH_PREFIX = 'SPL Name Service';
 /** Size of the name-registry header: parentName 32 | owner 32 | class 32. */
 export const NAME_REGISTRY_HEADER_LEN = 96;
 
-/** The suffix SNS names carry. */
-export const SOL_SUFFIX = '.sol';
-
-/** CAIP-2 id of Solana mainnet, where every `.sol` name lives. */
-export const SOLANA_MAINNET = 'solana:mainnet-beta';
+export { SOL_SUFFIX, SOLANA_MAINNET } from './info.js';

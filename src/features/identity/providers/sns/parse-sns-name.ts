@@ -1,4 +1,4 @@
-import { SOL_SUFFIX } from './constants.js';
+import { SOL_SUFFIX } from './info.js';
 
 /** A `.sol` name split into the labels the name program hashes. */
 export interface ParsedSnsName {

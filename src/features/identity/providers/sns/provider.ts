@@ -3,19 +3,14 @@ import { chainByCoinType, evmCoinType } from '../../../../platform/chains/regist
 import { DEFAULT_MAX_BODY_BYTES, limitedFetch } from '../../../../platform/upstream/body.js';
 import { disabled, enabled, UpstreamError } from '../../../../platform/upstream/status.js';
 import { txtRecordType } from '../txt-records.js';
-import type {
-  ChainAddress,
-  LookupOptions,
-  NameRecord,
-  NamingProvider,
-  NamingProviderInfo,
-  TxtRecord,
-} from '../types.js';
-import { SOL_SUFFIX, SOLANA_MAINNET } from './constants.js';
+import type { ChainAddress, LookupOptions, NameRecord, NamingProvider, TxtRecord } from '../types.js';
 import { getPrimaryName } from './get-primary-name.js';
 import type { SnsRecord } from './get-record-key.js';
 import { getSnsDomain } from './get-sns-domain.js';
+import { SNS_PROVIDER_INFO, SOLANA_MAINNET } from './info.js';
 import { parseSnsName } from './parse-sns-name.js';
+
+export { SNS_PROVIDER_INFO };
 
 export interface SnsProviderOptions {
   /** Solana mainnet JSON-RPC endpoint (`SOLANA_RPC_URL`); without it the provider is disabled. */
@@ -25,18 +20,6 @@ export interface SnsProviderOptions {
   /** Longest JSON-RPC answer read (`UPSTREAM_MAX_BODY_BYTES`). */
   maxBodyBytes?: number | undefined;
 }
-
-export const SNS_PROVIDER_INFO: NamingProviderInfo = {
-  provider: 'sns',
-  source: 'sns',
-  providerName: 'Solana Name Service',
-  // Pinned to a commit so the logo cannot move under clients that cache it.
-  logoURI:
-    'https://raw.githubusercontent.com/SolanaNameService/sns-sdk/be56da7c4d90475f1152f573b44e14faf33dc414/dev-docs/static/img/logo.svg',
-  url: 'https://www.sns.id',
-  caip2Id: SOLANA_MAINNET,
-  suffixes: [SOL_SUFFIX],
-};
 
 export const DEFAULT_SNS_TIMEOUT_MS = 5_000;
 

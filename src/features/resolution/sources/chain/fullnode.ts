@@ -1,13 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import {
-  Aptos,
-  AptosConfig,
-  type Client,
-  type ClientRequest,
-  type ClientResponse,
-  type LedgerInfo,
-  Network,
-} from '@aptos-labs/ts-sdk';
+import type { Aptos, Client, ClientRequest, ClientResponse, LedgerInfo } from '@aptos-labs/ts-sdk';
 import { limitedFetch } from '../../../../platform/upstream/body.js';
 import { CircuitBreaker } from '../../../../platform/upstream/breaker.js';
 import { UpstreamHttpError, UpstreamUnavailableError } from '../../../../platform/upstream/errors.js';
@@ -33,19 +25,27 @@ export class Fullnode {
   private readonly fetch: typeof fetch;
   // The caller's signal reaches the provider through the SDK, which has no per-call signal of its own.
   private readonly signals = new AsyncLocalStorage<AbortSignal | undefined>();
-  private readonly aptos: Aptos;
+  // The SDK weighs ~80 MiB of heap: a process without a fullnode configured never loads it, and one with
+  // starts loading it here so that the first lookup's deadline is not spent on the import.
+  private readonly aptos: Promise<Aptos>;
 
   constructor(readonly options: FullnodeOptions) {
     this.fetch = limitedFetch(options.maxBodyBytes) as typeof fetch;
     const client: Client = { provider: (request) => this.send(request, this.signals.getStore()) };
     // `network` only picks default endpoints, all overridden by `fullnode`; CUSTOM would print a note
     // on stdout for every client.
-    this.aptos = new Aptos(new AptosConfig({ network: Network.LOCAL, fullnode: options.url, client }));
+    this.aptos = import('@aptos-labs/ts-sdk').then(
+      ({ Aptos, AptosConfig, Network }) =>
+        new Aptos(new AptosConfig({ network: Network.LOCAL, fullnode: options.url, client })),
+    );
+    // Observed by `call`; a failed import must not surface as an unhandled rejection before then.
+    this.aptos.catch(() => {});
   }
 
   /** Runs `fn` with the SDK client; its requests also stop when `signal` aborts. */
-  call<T>(signal: AbortSignal | undefined, fn: (aptos: Aptos) => Promise<T>): Promise<T> {
-    return this.signals.run(signal, () => fn(this.aptos));
+  async call<T>(signal: AbortSignal | undefined, fn: (aptos: Aptos) => Promise<T>): Promise<T> {
+    const aptos = await this.aptos;
+    return this.signals.run(signal, () => fn(aptos));
   }
 
   /**
