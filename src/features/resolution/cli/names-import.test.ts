@@ -149,6 +149,32 @@ describe('names:import', () => {
     });
   });
 
+  it('keeps quotes, backslashes, braces, commas and NULL-looking text exactly as given', async () => {
+    const tricky = 'say "hi", {x} \\ back\\\\slash NULL \u00e9\u{1f600}';
+    const file = jsonlFile([
+      {
+        name: 'q.snow',
+        caip2Id: 'move-mvmt:126',
+        owner: X,
+        avatar: 'https://example.com/a,b{c}.png?"q"',
+        txtRecords: [
+          { key: 'description', value: tricky },
+          { key: 'NULL', value: 'NULL' },
+        ],
+        registeredAt: '2024-02-29T23:59:59.123+02:00',
+      },
+    ]);
+    expect((await importNamesFile(database.url, file)).code).toBe(0);
+    expect(await createMnsProvider(db).records('q.snow')).toMatchObject({
+      avatar: 'https://example.com/a,b{c}.png?"q"',
+      registeredAt: new Date('2024-02-29T21:59:59.123Z'),
+      txtRecords: [
+        { key: 'description', value: tricky, type: 'text' },
+        { key: 'NULL', value: 'NULL', type: 'text' },
+      ],
+    });
+  });
+
   it('imports names on every Movement network, Bardock (move-mvmt:250) included', async () => {
     const file = jsonlFile([
       { name: 'bardock', caip2Id: 'move-mvmt:250', owner: X, primary: true },

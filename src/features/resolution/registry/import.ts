@@ -188,13 +188,41 @@ const UPDATE_SET = INSERT_COLUMNS.split(', ')
 const ROW_PLACEHOLDERS = `(${INSERT_COLUMNS.split(', ')
   .map(() => '?')
   .join(', ')})`;
+// PostgreSQL types of INSERT_COLUMNS, in order, for the column-array form below.
+const PG_TYPES = [
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'boolean',
+  'timestamptz',
+  'timestamptz',
+  'text',
+  'text',
+  'text',
+  'timestamptz',
+];
+const PG_UNNEST = `select * from unnest(${PG_TYPES.map((t) => `?::${t}[]`).join(', ')})`;
+
+/** One PostgreSQL array literal (`{"a",NULL}`) of a column's values. */
+function pgArray(values: unknown[]): string {
+  return `{${values
+    .map((v) => {
+      if (v === null || v === undefined) return 'NULL';
+      const text = v instanceof Date ? v.toISOString() : String(v);
+      return `"${text.replace(/[\\"]/g, '\\$&')}"`;
+    })
+    .join(',')}}`;
+}
 
 /**
  * Writes one batch in one transaction with the outcome of applying its lines in file order: a later
  * line for the same name replaces an earlier one, and a primary line demotes every other primary name
  * of its owner on its network, whether stored before or earlier in the batch.
  */
-async function writeBatch(db: Pick<Database, 'transaction'>, batch: Pending[], now: Date): Promise<void> {
+async function writeBatch(db: ImportDatabase, batch: Pending[], now: Date): Promise<void> {
   const rows = new Map<string, MnsName>();
   const primaryOf = new Map<string, string>();
   const demote = new Map<MnsNetwork, Set<string>>();
@@ -242,13 +270,19 @@ async function writeBatch(db: Pick<Database, 'transaction'>, batch: Pending[], n
         [now, network, ...owners],
       );
     }
+    // PostgreSQL plans a VALUES list of 13 000 values far slower than 13 arrays unnested into rows
+    // (about twice the names per second); SQLite binds them quickly.
+    const pg = db.dialect === 'postgresql';
     await tx.run(
-      `insert into mns_name (${INSERT_COLUMNS}) values ${Array.from(rows.values(), () => ROW_PLACEHOLDERS).join(', ')}
+      `insert into mns_name (${INSERT_COLUMNS}) ${pg ? PG_UNNEST : `values ${Array.from(rows.values(), () => ROW_PLACEHOLDERS).join(', ')}`}
        on conflict (name, network) do update set ${UPDATE_SET}, source = 'import'`,
-      params,
+      pg ? PG_TYPES.map((_, col) => pgArray(params.filter((_, i) => i % PG_TYPES.length === col))) : params,
     );
   });
 }
+
+/** The database the import writes to; its dialect picks the statement form. */
+export type ImportDatabase = Pick<Database, 'transaction'> & Partial<Pick<Database, 'dialect'>>;
 
 export interface ImportOptions {
   /** Lines per transaction. */
@@ -259,7 +293,7 @@ export interface ImportOptions {
 
 /** Imports JSON Lines (see the format above) in batched transactions. A bad line is skipped and reported. */
 export async function importNames(
-  db: Pick<Database, 'transaction'>,
+  db: ImportDatabase,
   lines: AsyncIterable<string> | Iterable<string>,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
