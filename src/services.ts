@@ -46,7 +46,7 @@ export async function createServices(config: Config, db: Database, log: Logger):
   // Public lookups and search read the replica when there is one; writes and the ledger stay on `db`.
   const readDb = config.databaseReadUrl ? await openReadDatabase(config.databaseReadUrl, config.database) : db;
   const mns = new MnsSources(mnsSourcesFromConfig(config, readDb));
-  const naming = namingProvidersFromConfig(config, createMnsProvider(mns));
+  const naming = await namingProvidersFromConfig(config, createMnsProvider(mns));
   const nameIndex = new NameIndex(db, config.naming.indexTtlSeconds, readDb);
   const identity = new IdentitySearch(naming, nameIndex, { timeoutMs: config.providerTimeoutMs, log });
   // Expired index entries are never served; sweeping only keeps the table from growing without bound.

@@ -4,7 +4,7 @@
  * that could make it wrong (an address of another chain family, a fractional amount) is refused here
  * rather than passed to an upstream that might interpret it differently.
  */
-import { PublicKey } from '@solana/web3.js';
+import { base58 } from '@scure/base';
 import { getAddress } from 'viem';
 import { parseCaip2 } from '../../platform/chains/caip2.js';
 import { type ChainFamily, NATIVE_EVM, NATIVE_SOLANA } from '../../platform/chains/registry.js';
@@ -52,7 +52,8 @@ function isEvmAddress(value: string): boolean {
 function isSolanaAddress(value: string): boolean {
   if (value.length < 32 || value.length > 44 || !BASE58.test(value)) return false;
   try {
-    return new PublicKey(value).toBytes().length === 32;
+    // What `new PublicKey(value)` checks, without loading @solana/web3.js in every process.
+    return base58.decode(value).length === 32;
   } catch {
     return false;
   }
