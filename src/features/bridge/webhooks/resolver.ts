@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { type RequestContext, requirePartner } from '../../../platform/graphql/context.js';
 import { badInput } from '../../../platform/errors.js';
+import { type RequestContext, requirePartner } from '../../../platform/graphql/context.js';
 import { Price } from '../../../platform/graphql/credits-directive.js';
 import type { StatusChange } from './service.js';
 import { BridgeStatusChange, Webhook, WebhookDelivery, WebhookRegistration } from './types.js';

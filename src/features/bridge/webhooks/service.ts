@@ -136,10 +136,13 @@ export class WebhookService {
     const id = randomUUID();
     const secret = `whsec_${randomBytes(32).toString('base64url')}`;
     const createdAt = new Date();
-    await this.db.run(
-      'insert into bridge_webhook (id, partner_id, url, secret, created_at) values (?, ?, ?, ?, ?)',
-      [id, partnerId, url.href, secret, createdAt],
-    );
+    await this.db.run('insert into bridge_webhook (id, partner_id, url, secret, created_at) values (?, ?, ?, ?, ?)', [
+      id,
+      partnerId,
+      url.href,
+      secret,
+      createdAt,
+    ]);
     return { id, url: url.href, createdAt: createdAt.toISOString(), secret };
   }
 
@@ -302,7 +305,15 @@ export class WebhookService {
         await tx.run(
           `insert into bridge_webhook_delivery (id, webhook_id, tx_hash, seq, payload, state, attempts, next_attempt_at, created_at)
            values (?, ?, ?, ?, ?, 'pending', 0, ?, ?) on conflict (webhook_id, tx_hash, seq) do nothing`,
-          [randomUUID(), hook.id, txHash, sequence, JSON.stringify({ type: 'bridge.status_changed', ...change }), now, now],
+          [
+            randomUUID(),
+            hook.id,
+            txHash,
+            sequence,
+            JSON.stringify({ type: 'bridge.status_changed', ...change }),
+            now,
+            now,
+          ],
         );
       }
       return change;

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { GraphQLError, type GraphQLSchema, Kind, parse } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
+import { useServer as graphqlWsServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { AuthenticatedPartner, RequestContext } from '../../../platform/graphql/context.js';
 import type { Services } from '../../../platform/services.js';
@@ -26,7 +26,7 @@ type Extra = { partner?: AuthenticatedPartner };
 
 export function serveSubscriptions(options: SubscriptionServerOptions): { close(): Promise<void> } {
   const wss = new WebSocketServer({ server: options.server, path: '/graphql' });
-  const server = useServer<Record<string, unknown>, Extra>(
+  const server = graphqlWsServer<Record<string, unknown>, Extra>(
     {
       schema: options.schema,
       // The key travels in connectionParams (browsers cannot set headers on a WebSocket); a bad one closes

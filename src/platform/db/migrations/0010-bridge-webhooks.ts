@@ -48,8 +48,6 @@ export class Migration0010BridgeWebhooks extends Migration {
     this.addSql(
       'create unique index bridge_webhook_delivery_event_unique on bridge_webhook_delivery (webhook_id, tx_hash, seq)',
     );
-    this.addSql(
-      'create index bridge_webhook_delivery_due_index on bridge_webhook_delivery (state, next_attempt_at)',
-    );
+    this.addSql('create index bridge_webhook_delivery_due_index on bridge_webhook_delivery (state, next_attempt_at)');
   }
 }
