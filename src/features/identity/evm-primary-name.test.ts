@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Anvil, startAnvil } from '../../../test/support/anvil.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { closedPortUrl } from '../../../test/support/closed-port.js';
 import { deployEns, testAccount } from '../../../test/support/ens-deploy.js';
 import { evmCoinType } from '../../platform/chains/registry.js';
 
@@ -42,10 +42,7 @@ beforeAll(async () => {
   await basenames.registerName({ name: 'basey.base.eth', coinAddresses: { [BASE]: basey.toLowerCase() as Address } });
   await basenames.setReverseRecord({ namespace: '80002105.reverse', address: basey, name: 'basey.base.eth' });
 
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const deadPort = (closed.address() as { port: number }).port;
-  await new Promise((resolve) => closed.close(resolve));
+  const deadRpcUrl = await closedPortUrl();
 
   [app, deadApp] = await Promise.all([
     startTestApp({
@@ -55,7 +52,7 @@ beforeAll(async () => {
       BASENAMES_REGISTRY_ADDRESS: basenames.registry,
       PROVIDER_TIMEOUT_MS: '1500',
     }),
-    startTestApp({ ENS_RPC_URL: `http://127.0.0.1:${deadPort}`, PROVIDER_TIMEOUT_MS: '500' }),
+    startTestApp({ ENS_RPC_URL: deadRpcUrl, PROVIDER_TIMEOUT_MS: '500' }),
   ]);
 });
 

@@ -1,8 +1,8 @@
 import type { Address } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Anvil, startAnvil } from '../../../../../test/support/anvil.js';
-import { deployEns, type EnsTestbed, testAccount } from '../../../../../test/support/ens-deploy.js';
+import { describe, expect, it } from 'vitest';
+import { testAccount } from '../../../../../test/support/ens-deploy.js';
 import { UpstreamError } from '../../../../platform/upstream/status.js';
+import { expectRecord, withEnsChain } from '../ens/ens.test-helper.js';
 import type { NamingProvider } from '../types.js';
 import { BASE_COIN_TYPE, BASE_REVERSE_NAMESPACE, BASENAMES_INFO, createBasenamesProvider } from './provider.js';
 
@@ -17,16 +17,10 @@ const ALICE_EXPIRY = new Date('2030-01-02T03:04:05.000Z');
 
 const base = (address: Address) => ({ [BASE_COIN_TYPE]: address.toLowerCase() as Address });
 
-let anvil: Anvil;
-let ens: EnsTestbed;
 let provider: NamingProvider;
-let baseRegistrar: Address;
-let l2ReverseRegistrar: Address;
 
-beforeAll(async () => {
-  anvil = await startAnvil({ chainId: 8453 });
-  ens = await deployEns(anvil.rpcUrl);
-  [baseRegistrar, l2ReverseRegistrar] = [await ens.deployBaseRegistrar(), await ens.deployL2ReverseRegistrar()];
+const chain = withEnsChain({ chainId: 8453 }, async ({ anvil, ens }) => {
+  const [baseRegistrar, l2ReverseRegistrar] = [await ens.deployBaseRegistrar(), await ens.deployL2ReverseRegistrar()];
 
   // Basenames writes both the Base record and the Ethereum one; these names differ on purpose.
   await ens.registerName({
@@ -60,10 +54,6 @@ beforeAll(async () => {
     baseRegistrarAddress: baseRegistrar,
     l2ReverseRegistrarAddress: l2ReverseRegistrar,
   });
-});
-
-afterAll(async () => {
-  await anvil?.stop();
 });
 
 describe('Basenames provider on a local chain', () => {
@@ -102,8 +92,8 @@ describe('Basenames provider on a local chain', () => {
   it('reads addr.reverse only when configured to', async () => {
     expect(await provider.reverse(dave)).toBeNull();
     const withAddrReverse = createBasenamesProvider({
-      rpcUrl: anvil.rpcUrl,
-      registryAddress: ens.registry,
+      rpcUrl: chain.anvil.rpcUrl,
+      registryAddress: chain.ens.registry,
       reverseNamespaces: [BASE_REVERSE_NAMESPACE, 'addr.reverse'],
     });
     expect(await withAddrReverse.reverse(dave)).toBe('dave.base.eth');
@@ -111,26 +101,22 @@ describe('Basenames provider on a local chain', () => {
   });
 
   it('returns the full record with the Base chain, expiry and chain addresses', async () => {
-    const record = await provider.records('alice.base.eth');
-    expect(record).toMatchObject({
+    expectRecord(await provider.records('alice.base.eth'), {
       name: 'alice.base.eth',
       ownerAddress: alice,
       caip2Id: 'eip155:8453',
       avatar: null,
       expireAt: ALICE_EXPIRY,
       registeredAt: null,
-    });
-    expect(record?.txtRecords).toEqual([
-      { key: 'url', value: 'https://alice.example', type: 'url' },
-      { key: 'com.github', value: 'alice-gh', type: 'social' },
-    ]);
-    expect(record?.multichainAddresses).toEqual(
-      expect.arrayContaining([
+      txtRecords: [
+        { key: 'url', value: 'https://alice.example', type: 'url' },
+        { key: 'com.github', value: 'alice-gh', type: 'social' },
+      ],
+      multichainAddresses: [
         { address: alice, caip2Id: 'eip155:1' },
         { address: alice, caip2Id: 'eip155:8453' },
-      ]),
-    );
-    expect(record?.multichainAddresses).toHaveLength(2);
+      ],
+    });
     expect(await provider.records('nobody.base.eth')).toBeNull();
   });
 

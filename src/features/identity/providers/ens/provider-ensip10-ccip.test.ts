@@ -1,12 +1,12 @@
-import { createServer } from 'node:net';
 import type { Address } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Anvil, startAnvil } from '../../../../../test/support/anvil.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closedPortUrl } from '../../../../../test/support/closed-port.js';
 import { type CcipGateway, startCcipGateway } from '../../../../../test/support/ens-ccip-gateway.js';
-import { deployEns, type EnsTestbed, testAccount } from '../../../../../test/support/ens-deploy.js';
+import { testAccount } from '../../../../../test/support/ens-deploy.js';
 import { evmCoinType } from '../../../../platform/chains/registry.js';
 import { UpstreamError } from '../../../../platform/upstream/status.js';
 import type { NamingProvider } from '../types.js';
+import { expectRecord, withEnsChain } from './ens.test-helper.js';
 import { createEnsProvider } from './provider.js';
 
 /**
@@ -31,23 +31,11 @@ const SOLANA_KEY = '0x06ddf6e1d765a193d9cbe146ceeb79ac1cb485ed5f5b37913a8cf5857e
 const SOLANA_ADDRESS = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const lower = (a: Address) => a.toLowerCase() as Address;
 
-let anvil: Anvil;
-let ens: EnsTestbed;
 let gateway: CcipGateway;
 let forgingGateway: CcipGateway;
 let provider: NamingProvider;
 
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}/`;
-}
-
-beforeAll(async () => {
-  anvil = await startAnvil();
-  ens = await deployEns(anvil.rpcUrl);
+const chain = withEnsChain({}, async ({ anvil, ens }) => {
   const offchainRecords = {
     'carol.offchain.eth': {
       address: carol,
@@ -72,7 +60,7 @@ beforeAll(async () => {
   await ens.registerName({ name: 'bob.eth', address: bob });
   await ens.deployOffchainResolver('offchain.eth', gateway.url, gatewaySigner.address);
   await ens.deployOffchainResolver('forged.eth', forgingGateway.url, gatewaySigner.address);
-  await ens.deployOffchainResolver('dead.eth', await closedPortUrl(), gatewaySigner.address);
+  await ens.deployOffchainResolver('dead.eth', `${await closedPortUrl()}/`, gatewaySigner.address);
 
   const defaultReverse = await ens.deployDefaultReverseResolver();
   await ens.registerName({ name: 'dave.eth', address: dave, coinAddresses: { [OPTIMISM]: lower(dave) } });
@@ -95,7 +83,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([gateway?.stop(), forgingGateway?.stop()]);
-  await anvil?.stop();
 });
 
 describe('ENSIP-10 wildcard resolution', () => {
@@ -106,20 +93,20 @@ describe('ENSIP-10 wildcard resolution', () => {
   });
 
   it('reads address, text records and multichain addresses through resolve(bytes,bytes)', async () => {
-    const record = await provider.records('alice.wild.eth');
-    expect(record).toMatchObject({ name: 'alice.wild.eth', ownerAddress: alice, caip2Id: 'eip155:1' });
-    expect(record?.txtRecords).toEqual([
-      { key: 'url', value: 'https://alice.example', type: 'url' },
-      { key: 'com.github', value: 'alice-gh', type: 'social' },
-    ]);
-    expect(record?.multichainAddresses).toEqual(
-      expect.arrayContaining([
+    expectRecord(await provider.records('alice.wild.eth'), {
+      name: 'alice.wild.eth',
+      ownerAddress: alice,
+      caip2Id: 'eip155:1',
+      txtRecords: [
+        { key: 'url', value: 'https://alice.example', type: 'url' },
+        { key: 'com.github', value: 'alice-gh', type: 'social' },
+      ],
+      multichainAddresses: [
         { address: alice, caip2Id: 'eip155:1' },
         { address: aliceOnOptimism, caip2Id: 'eip155:10' },
         { address: SOLANA_ADDRESS, caip2Id: 'solana:mainnet-beta' },
-      ]),
-    );
-    expect(record?.multichainAddresses).toHaveLength(3);
+      ],
+    });
   });
 
   it('does not treat a plain resolver on an ancestor as a wildcard', async () => {
@@ -133,20 +120,19 @@ describe('EIP-3668 CCIP-Read offchain names', () => {
   it('resolves address, text records and multichain addresses through the gateway', async () => {
     const before = gateway.requests;
     expect(await provider.resolve('carol.offchain.eth')).toBe(carol);
-    const record = await provider.records('carol.offchain.eth');
-    expect(record).toMatchObject({ name: 'carol.offchain.eth', ownerAddress: carol });
-    expect(record?.txtRecords).toEqual([
-      { key: 'url', value: 'https://carol.example', type: 'url' },
-      { key: 'com.twitter', value: 'carol_off', type: 'social' },
-    ]);
-    expect(record?.multichainAddresses).toEqual(
-      expect.arrayContaining([
+    expectRecord(await provider.records('carol.offchain.eth'), {
+      name: 'carol.offchain.eth',
+      ownerAddress: carol,
+      txtRecords: [
+        { key: 'url', value: 'https://carol.example', type: 'url' },
+        { key: 'com.twitter', value: 'carol_off', type: 'social' },
+      ],
+      multichainAddresses: [
         { address: carol, caip2Id: 'eip155:1' },
         { address: carol, caip2Id: 'eip155:10' },
         { address: SOLANA_ADDRESS, caip2Id: 'solana:mainnet-beta' },
-      ]),
-    );
-    expect(record?.multichainAddresses).toHaveLength(3);
+      ],
+    });
     expect(gateway.requests).toBeGreaterThan(before);
   });
 
@@ -164,7 +150,7 @@ describe('EIP-3668 CCIP-Read offchain names', () => {
   });
 
   it('refuses gateways on loopback or private networks unless allowed', async () => {
-    const guarded = createEnsProvider({ rpcUrl: anvil.rpcUrl, registryAddress: ens.registry });
+    const guarded = createEnsProvider({ rpcUrl: chain.anvil.rpcUrl, registryAddress: chain.ens.registry });
     const before = gateway.requests;
     await expect(guarded.resolve('carol.offchain.eth')).rejects.toBeInstanceOf(UpstreamError);
     expect(gateway.requests).toBe(before);

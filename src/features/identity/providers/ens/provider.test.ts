@@ -2,11 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Anvil, startAnvil } from '../../../../../test/support/anvil.js';
-import { deployEns, type EnsTestbed, testAccount } from '../../../../../test/support/ens-deploy.js';
+import { closedPortUrl } from '../../../../../test/support/closed-port.js';
+import { testAccount } from '../../../../../test/support/ens-deploy.js';
 import { evmCoinType } from '../../../../platform/chains/registry.js';
 import { UpstreamError } from '../../../../platform/upstream/status.js';
 import type { NamingProvider } from '../types.js';
+import { expectRecord, withEnsChain } from './ens.test-helper.js';
 import { createEnsProvider, ENS_INFO } from './provider.js';
 
 const alice = testAccount(1).address;
@@ -20,13 +21,9 @@ const SOLANA_ADDRESS = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const BITCOIN_SCRIPT = '0x76a91462e907b15cbf27d5425399ebf6f0fb50ebb88f1888ac';
 const ALICE_EXPIRY = new Date('2031-05-04T03:02:01.000Z');
 
-let anvil: Anvil;
-let ens: EnsTestbed;
 let provider: NamingProvider;
 
-beforeAll(async () => {
-  anvil = await startAnvil();
-  ens = await deployEns(anvil.rpcUrl);
+const chain = withEnsChain({}, async ({ anvil, ens }) => {
   const baseRegistrar = await ens.deployBaseRegistrar();
   await ens.registerName({
     name: 'alice.eth',
@@ -64,10 +61,6 @@ beforeAll(async () => {
     registryAddress: ens.registry,
     baseRegistrarAddress: baseRegistrar,
   });
-});
-
-afterAll(async () => {
-  await anvil?.stop();
 });
 
 describe('ENS provider on a local chain', () => {
@@ -132,35 +125,30 @@ describe('ENS provider on a local chain', () => {
   it('returns the full record: address, typed text records, chain addresses, avatar, expiry', async () => {
     const record = await provider.records('alice.eth');
     expect(record).not.toBeNull();
-    expect(record).toMatchObject({
+    expectRecord(record, {
       name: 'alice.eth',
       ownerAddress: alice,
       caip2Id: 'eip155:1',
       avatar: 'https://example.com/alice.png',
       expireAt: ALICE_EXPIRY,
       registeredAt: null,
-    });
-    expect(record?.txtRecords).toEqual(
-      expect.arrayContaining([
+      // In the order of TEXT_RECORD_KEYS, not the order they were written in.
+      txtRecords: [
         { key: 'avatar', value: 'https://example.com/alice.png', type: 'url' },
+        { key: 'description', value: 'Alice on a local chain', type: 'text' },
         { key: 'url', value: 'https://alice.example', type: 'url' },
         { key: 'email', value: 'alice@example.com', type: 'email' },
         { key: 'com.twitter', value: 'alice', type: 'social' },
         { key: 'com.github', value: 'alice-gh', type: 'social' },
-        { key: 'description', value: 'Alice on a local chain', type: 'text' },
-      ]),
-    );
-    expect(record?.txtRecords).toHaveLength(6);
-    expect(record?.multichainAddresses).toEqual(
-      expect.arrayContaining([
+      ],
+      multichainAddresses: [
         { address: alice, caip2Id: 'eip155:1' },
         // ENSIP-11 record of Optimism, stored lower-case, read back checksummed.
         { address: aliceOnOptimism, caip2Id: 'eip155:10' },
         { address: SOLANA_ADDRESS, caip2Id: 'solana:mainnet-beta' },
         { address: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', caip2Id: 'bip122:000000000019d6689c085ae165831e93' },
-      ]),
-    );
-    expect(record?.multichainAddresses).toHaveLength(4);
+      ],
+    });
   });
 
   it('gives subnames no expiry and turns IPFS avatars into gateway URLs', async () => {
@@ -189,7 +177,7 @@ describe('ENS provider on a local chain', () => {
   });
 
   it('leaves expiries out when no base registrar is configured for a custom registry', async () => {
-    const withoutRegistrar = createEnsProvider({ rpcUrl: anvil.rpcUrl, registryAddress: ens.registry });
+    const withoutRegistrar = createEnsProvider({ rpcUrl: chain.anvil.rpcUrl, registryAddress: chain.ens.registry });
     expect((await withoutRegistrar.records('alice.eth'))?.expireAt).toBeNull();
   });
 });
@@ -221,13 +209,7 @@ describe('ENS provider without a usable upstream', () => {
   });
 
   it('throws UpstreamError quickly when the RPC URL is unreachable', async () => {
-    // The port of a server that was just closed: connections are refused.
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
-
-    const unreachable = createEnsProvider({ rpcUrl: `http://127.0.0.1:${port}`, timeoutMs: 1_000 });
+    const unreachable = createEnsProvider({ rpcUrl: await closedPortUrl(), timeoutMs: 1_000 });
     const started = Date.now();
     const error = await unreachable.resolve('alice.eth').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);
