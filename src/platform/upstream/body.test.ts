@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type EndlessUpstream, startEndlessUpstream } from '../../../test/support/endless-upstream.js';
+import { failure } from '../../../test/support/failure.js';
 import { type Standin, startStandin } from '../../../test/support/http-standin.js';
 import { BodyTooLargeError, limitedFetch } from './body.js';
 import { createHttpClient } from './client.js';
@@ -17,15 +18,6 @@ afterEach(async () => {
 
 const client = (baseUrl: string, maxBodyBytes = LIMIT) =>
   createHttpClient({ name: 'test', baseUrl, timeoutMs: 10_000, retries: 2, breaker: false, maxBodyBytes });
-
-async function failure(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('upstream body limit', () => {
   it('fails an endless answer fast as too_large, without retrying, and drops the connection', async () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { failure } from '../../../test/support/failure.js';
 import { type Standin, startStandin } from '../../../test/support/http-standin.js';
 import { buildUrl, createHttpClient, type HttpClientOptions, parseRetryAfter } from './client.js';
 import { isUpstreamClientError, UpstreamHttpError, UpstreamUnavailableError } from './errors.js';
@@ -24,15 +25,6 @@ const client = (overrides: Partial<HttpClientOptions> = {}) =>
     breaker: false,
     ...overrides,
   });
-
-async function failure(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('createHttpClient', () => {
   it('GETs base URL + path with the query and headers, and parses JSON', async () => {
