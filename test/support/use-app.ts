@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { BuildOptions } from '../../src/app.js';
 import { startTestApp, type TestApp } from './app.js';
+import { handle } from './handle.js';
 
 /**
  * A test app for the enclosing describe: started (then `setup`, e.g. an import, run on it) before its
@@ -17,10 +18,5 @@ export function useTestApp(
     await setup?.(started);
   });
   afterAll(() => started?.stop());
-  return new Proxy({} as TestApp, {
-    get(_target, key) {
-      if (!started) throw new Error('the test app is used before beforeAll started it');
-      return Reflect.get(started, key);
-    },
-  });
+  return handle(() => started, 'the test app');
 }

@@ -1,7 +1,6 @@
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { type Database, openDatabase } from '../../platform/db/orm.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { withTestDatabase } from '../../../test/support/with-database.js';
 import { disabled, enabled, UpstreamError } from '../../platform/upstream/status.js';
 import { NameIndex } from './name-index.js';
 import { namingProviders } from './provider-registry.js';
@@ -91,16 +90,7 @@ function fakeProvider(
   return { provider, calls, set: (b: Behaviour) => (behaviour = b) };
 }
 
-let testDb: TestDatabase;
-let db: Database;
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = await openDatabase(testDb.url);
-});
-afterAll(async () => {
-  await db.close();
-  await testDb.drop();
-});
+const { db } = withTestDatabase();
 
 describe('IdentitySearch', () => {
   let home: ReturnType<typeof fakeProvider>;

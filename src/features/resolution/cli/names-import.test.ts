@@ -1,23 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importNamesFile, jsonlFile } from '../../../../test/fixtures/mns/index.js';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/database.js';
-import { type Database, openDatabase } from '../../../platform/db/orm.js';
+import { withTestDatabase } from '../../../../test/support/with-database.js';
 import { createMnsProvider } from '../../identity/providers/mns/provider.js';
 
 const X = `0x${'ab'.repeat(32)}`;
 const Y = '0x0000000000000000000000000000000000000000000000000000000000000042';
 
 describe('names:import', () => {
-  let database: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = await openDatabase(database.url);
-  });
-  afterAll(async () => {
-    await db.close();
-    await database.drop();
-  });
+  const { db, database } = withTestDatabase();
   beforeEach(async () => {
     await db.run('delete from mns_name');
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ALICE,
   ALICE_TESTNET,
@@ -9,23 +9,17 @@ import {
   NAMES_FILE,
   shortForm,
 } from '../../../../../test/fixtures/mns/index.js';
-import { createTestDatabase, type TestDatabase } from '../../../../../test/support/database.js';
-import { type Database, openDatabase } from '../../../../platform/db/orm.js';
+import { createTestDatabase } from '../../../../../test/support/database.js';
+import { withTestDatabase } from '../../../../../test/support/with-database.js';
+import { openDatabase } from '../../../../platform/db/orm.js';
 import { seedDemoNames } from '../../../resolution/registry/demo.js';
 import { countNames, findPrimaryNames } from '../../../resolution/registry/store.js';
 import { createMnsProvider, MNS_INFO } from './provider.js';
 
 describe('MNS naming provider', () => {
-  let database: TestDatabase;
-  let db: Database;
+  const { db, database } = withTestDatabase();
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = await openDatabase(database.url);
     expect((await importNamesFile(database.url, NAMES_FILE)).code).toBe(0);
-  });
-  afterAll(async () => {
-    await db.close();
-    await database.drop();
   });
 
   it('describes MNS and is always enabled', () => {
