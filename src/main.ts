@@ -3,19 +3,11 @@
 import { requireSupportedNode } from './platform/node-version.js';
 
 requireSupportedNode();
-const { ConfigError, loadConfig } = await import('./platform/config.js');
+const { loadConfigOrExplain } = await import('./platform/config.js');
 
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExplain();
+  if (!config) process.exit(2);
   // Traces need their instrumentation hooked in before the modules it watches (http, pg, graphql) load.
   const telemetry = config.otelEndpoint
     ? await (await import('./platform/telemetry.js')).startTelemetry(config)

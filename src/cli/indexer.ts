@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { indexerFromConfig } from '../features/resolution/indexer/index.js';
-import { ConfigError, loadConfig } from '../platform/config.js';
+import { loadConfigOrExplain } from '../platform/config.js';
 import { openDatabase } from '../platform/db/orm.js';
 
 /**
@@ -9,16 +9,8 @@ import { openDatabase } from '../platform/db/orm.js';
  * until SIGINT/SIGTERM. `--once` catches up to the chain head and exits (for a scheduler).
  */
 async function main(argv: string[]): Promise<number> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const config = loadConfigOrExplain();
+  if (!config) return 2;
   const log = pino({ level: config.logLevel, name: 'mns-indexer' });
   const db = await openDatabase(config.databaseUrl);
   const indexer = indexerFromConfig(config, db, log);

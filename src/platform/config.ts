@@ -28,6 +28,7 @@ export interface Config {
     maxAliases: number;
     maxRootFields: number;
     maxCost: number;
+    /** Elements assumed for a list field whose size no argument tells. */
     costListSize: number;
   };
   bodyLimitBytes: number;
@@ -383,4 +384,18 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * loadConfig for an entry point: a bad setting is explained on stderr and answers undefined, so the
+ * process exits 2 with that message rather than a stack trace.
+ */
+export function loadConfigOrExplain(env: Env = process.env): Config | undefined {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    return undefined;
+  }
 }

@@ -20,19 +20,12 @@ import {
   type ValidationContext,
   type ValueNode,
 } from 'graphql';
+import type { Config } from '../config.js';
 import { ErrorCode } from '../errors.js';
 import type { RequestContext } from './context.js';
 
 /** Bounds on the work one GraphQL operation may ask for, checked before it is planned or executed. */
-export interface GraphqlLimits {
-  maxTokens: number;
-  maxDepth: number;
-  maxAliases: number;
-  maxRootFields: number;
-  maxCost: number;
-  /** Elements assumed for a list field whose size no argument tells. */
-  costListSize: number;
-}
+export type GraphqlLimits = Config['graphqlLimits'];
 
 /** Arguments whose value is the length of the list a field returns. */
 const SLICING_ARGUMENTS = ['first', 'last', 'limit', 'perPage'];
