@@ -109,12 +109,21 @@ export function createUpstreamSource(options: UpstreamSourceOptions): MnsSource 
     return found;
   }
 
-  /** Owners of `names` on `caip2Id` through the spec's batch call, in input order. */
-  async function addresses(caip2Id: string, names: string[], signal?: AbortSignal): Promise<(AddressAnswer | null)[]> {
+  /** The names on `caip2Id` that have an owner, with it and their resolver address, through the spec's batch call. */
+  async function owned(
+    caip2Id: string,
+    names: string[],
+    signal?: AbortSignal,
+  ): Promise<Map<string, { owner: string; resolverAddress: string | null }>> {
     const answer = await ask(() =>
       http.postJson<AddressesAnswer>('public-identity/addresses', { caip2Id, names }, { signal }),
     );
-    return names.map((_, i) => answer?.data?.[i] ?? null);
+    const found = new Map<string, { owner: string; resolverAddress: string | null }>();
+    names.forEach((name, i) => {
+      const owner = str(answer?.data?.[i]?.owner);
+      if (owner !== null) found.set(name, { owner, resolverAddress: str(answer?.data?.[i]?.resolverAddress) });
+    });
+    return found;
   }
 
   function toRecords(answer: MetadataAnswer): NameRecords {
@@ -136,23 +145,20 @@ export function createUpstreamSource(options: UpstreamSourceOptions): MnsSource 
 
     names(network, names, { signal }: SourceOptions = {}) {
       return batched<SourceName>(`name\u0000${network}`, names, async (missing) => {
-        const answers = await addresses(caip2IdOf(network), missing, signal);
         const found = new Map<string, SourceName>();
-        missing.forEach((name, i) => {
-          const owner = str(answers[i]?.owner);
-          if (owner === null) return;
+        for (const [name, { owner, resolverAddress }] of await owned(caip2IdOf(network), missing, signal)) {
           found.set(name, {
             name,
             network,
             owner,
-            resolverAddress: str(answers[i]?.resolverAddress),
+            resolverAddress,
             // The public interface does not tell registration dates; it only answers live names.
             registeredAt: null,
             expireAt: null,
             records: null,
             source: UPSTREAM_SOURCE,
           });
-        });
+        }
         return found;
       });
     },
@@ -214,18 +220,15 @@ export function createUpstreamSource(options: UpstreamSourceOptions): MnsSource 
       // Asked as the snap asks: the chain's own id, answered in resolverAddress. An upstream that only
       // speaks the spec refuses a non-Movement id, which leaves these names to the next source.
       return batched<SourceChainAddress>(`chain\u0000${caip2Id}`, names, async (missing) => {
-        const answers = await addresses(caip2Id, missing, signal);
         const found = new Map<string, SourceChainAddress>();
-        missing.forEach((name, i) => {
-          const owner = str(answers[i]?.owner);
-          if (owner === null) return;
+        for (const [name, { owner, resolverAddress }] of await owned(caip2Id, missing, signal)) {
           found.set(name, {
             owner,
-            address: str(answers[i]?.resolverAddress),
+            address: resolverAddress,
             network: networks[0] as MnsNetwork,
             source: UPSTREAM_SOURCE,
           });
-        });
+        }
         return found;
       });
     },
