@@ -92,7 +92,19 @@ export interface Config {
   };
   bridge: {
     lifi: { enabled: boolean; baseUrl: string | undefined; apiKey: string | undefined };
-    across: { enabled: boolean; baseUrl: string | undefined };
+    across: {
+      enabled: boolean;
+      baseUrl: string | undefined;
+      /** Sent as `Authorization: Bearer` (ACROSS_API_KEY). */
+      apiKey: string | undefined;
+      /** 2-byte hex id, sent as `integratorId` (ACROSS_INTEGRATOR_ID). */
+      integratorId: string | undefined;
+    };
+    /** Integrator name and fee fraction passed to upstreams that take them (LI.FI). */
+    integrator: string | undefined;
+    fee: number | undefined;
+    /** How long a quoted route may be executed (BRIDGE_QUOTE_TTL_SECONDS). */
+    quoteTtlSeconds: number;
     /** RPC URL per CAIP-2 chain, for checking source transactions on chain. */
     rpcUrls: Record<string, string>;
     catalogueTtlSeconds: number;
@@ -295,6 +307,22 @@ export function loadConfig(env: Env = process.env): Config {
 
   const lifiUrl = url('LIFI_API_URL', ['http:', 'https:']);
   const acrossUrl = url('ACROSS_API_URL', ['http:', 'https:']);
+  const acrossIntegratorId = str('ACROSS_INTEGRATOR_ID');
+  if (acrossIntegratorId !== undefined && !/^0x[0-9a-fA-F]{4}$/.test(acrossIntegratorId)) {
+    problems.push(`ACROSS_INTEGRATOR_ID must be a 2-byte hex id such as 0x00ab, got "${acrossIntegratorId}"`);
+  }
+  const bridgeIntegrator = str('BRIDGE_INTEGRATOR');
+  if (bridgeIntegrator !== undefined && !/^[A-Za-z0-9._-]{1,23}$/.test(bridgeIntegrator)) {
+    problems.push(`BRIDGE_INTEGRATOR must be 1 to 23 letters, digits, ".", "_" or "-", got "${bridgeIntegrator}"`);
+  }
+  const bridgeFeeText = str('BRIDGE_FEE');
+  const bridgeFee = bridgeFeeText === undefined ? undefined : Number(bridgeFeeText);
+  if (bridgeFee !== undefined && !(/^\d*\.?\d+$/.test(bridgeFeeText ?? '') && bridgeFee >= 0 && bridgeFee < 0.1)) {
+    problems.push(`BRIDGE_FEE must be a fraction from 0 to below 0.1 (0.003 is 0.3%), got "${bridgeFeeText}"`);
+  }
+  if (bridgeFee !== undefined && bridgeFee > 0 && bridgeIntegrator === undefined) {
+    problems.push('BRIDGE_FEE needs BRIDGE_INTEGRATOR: upstreams credit fees to an integrator');
+  }
   const config: Config = {
     port: int('PORT', 4000, 0, 65535),
     host: str('HOST') ?? '0.0.0.0',
@@ -371,7 +399,15 @@ export function loadConfig(env: Env = process.env): Config {
     },
     bridge: {
       lifi: { enabled: bool('LIFI_ENABLED', lifiUrl !== undefined), baseUrl: lifiUrl, apiKey: str('LIFI_API_KEY') },
-      across: { enabled: bool('ACROSS_ENABLED', acrossUrl !== undefined), baseUrl: acrossUrl },
+      across: {
+        enabled: bool('ACROSS_ENABLED', acrossUrl !== undefined),
+        baseUrl: acrossUrl,
+        apiKey: str('ACROSS_API_KEY'),
+        integratorId: acrossIntegratorId,
+      },
+      integrator: bridgeIntegrator,
+      fee: bridgeFee,
+      quoteTtlSeconds: int('BRIDGE_QUOTE_TTL_SECONDS', 600, 30, 3600),
       rpcUrls,
       catalogueTtlSeconds: int('BRIDGE_CATALOGUE_TTL_SECONDS', 3600, 1, 30 * 86_400),
       push: {

@@ -23,14 +23,21 @@ const usdcQuery = new URLSearchParams({
   slippage: '0.005',
 });
 
+/** LI.FI's route list holding one documented step, and that step's transaction on request. */
+function replyLifiStep(lifi: Standin, step: unknown) {
+  const { transactionRequest: _tx, ...bare } = step as Record<string, unknown>;
+  lifi.reply('/v1/advanced/routes', { json: { routes: [{ id: 'r1', steps: [bare] }] } });
+  lifi.reply('/v1/advanced/stepTransaction', { json: step });
+}
+
 /** Both upstreams answering their documented happy answers; tests override single paths. */
 function happy(lifi: Standin, across: Standin) {
   lifi.reply('/v1/chains', { json: fixture('lifi', 'chains.json') });
   lifi.reply('/v1/tokens', { json: fixture('lifi', 'tokens-arbitrum.json') });
-  lifi.reply('/v1/quote', { json: fixture('lifi', 'quote-usdc-arbitrum-base.json') });
+  replyLifiStep(lifi, fixture('lifi', 'quote-usdc-arbitrum-base.json'));
   across.reply('/api/available-routes', { json: fixture('across', 'available-routes.json') });
   across.reply('/api/swap/tokens', (req) => ({ json: fixture('across', `swap-tokens-${req.query.chainId}.json`) }));
-  across.reply('/api/suggested-fees', { json: fixture('across', 'suggested-fees-usdc-arbitrum-base.json') });
+  across.reply('/api/swap/approval', { json: fixture('across', 'swap-approval-usdc-arbitrum-base.json') });
 }
 
 async function setup(env: Record<string, string> = {}) {
@@ -68,35 +75,35 @@ describe('quote aggregation', () => {
     await s.stop();
   });
 
-  it('merges the routes of LI.FI and Across best-first by toAmount, each stored with its provider', async () => {
+  it('merges the routes of LI.FI and Across best-first (CHEAPEST), each stored with its provider', async () => {
     s = await setup();
     const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
     expect(res.statusCode, res.body).toBe(200);
     const { routes } = res.json();
-    expect(routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across', 'lifi']);
+    expect(routes.map((r: { aggregator: string }) => r.aggregator)).toEqual(['across', 'lifi']);
     const amounts = routes.map((r: { toAmount: string }) => BigInt(r.toAmount));
     expect(amounts).toEqual([...amounts].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
     expect(new Set(routes.map((r: { id: string }) => r.id)).size).toBe(2);
-    const lifi = routes.find((r: { bridgeProvider: string }) => r.bridgeProvider === 'lifi');
+    const lifi = routes.find((r: { aggregator: string }) => r.aggregator === 'lifi');
     expect(lifi).toMatchObject({ toAmount: '99851237', toAmountMin: '99601609', transactionData: { chainId: 42161 } });
-    const across = routes.find((r: { bridgeProvider: string }) => r.bridgeProvider === 'across');
-    expect(across).toMatchObject({ toAmount: '99900000', transactionData: { chainId: 42161, value: '0' } });
+    const across = routes.find((r: { aggregator: string }) => r.aggregator === 'across');
+    expect(across).toMatchObject({ toAmount: '99880000', transactionData: { chainId: 42161, value: '0' } });
     for (const r of routes) {
       expect(BigInt(r.toAmountMin)).toBeLessThanOrEqual(BigInt(r.toAmount));
       expect(r.transactionData.from.toLowerCase()).toBe(WALLET.toLowerCase());
     }
     // Every provider was asked once, with the caller's parameters.
-    expect(s.lifi.requests('/v1/quote')[0]?.query).toMatchObject({
-      fromChain: '42161',
-      toChain: '8453',
-      slippage: '0.005',
+    expect(s.lifi.requests('/v1/advanced/routes')[0]?.body).toMatchObject({
+      fromChainId: 42161,
+      toChainId: 8453,
+      options: { slippage: 0.005 },
     });
-    expect(s.across.count('/api/suggested-fees')).toBe(1);
+    expect(s.across.count('/api/swap/approval')).toBe(1);
     const stored = await s.app.services.db.query<{ id: string; provider: string; tracking: string | null }>(
       'select id, provider, tracking from bridge_route',
     );
     expect(stored.map((r) => [r.id, r.provider]).sort()).toEqual(
-      routes.map((r: { id: string; bridgeProvider: string }) => [r.id, r.bridgeProvider]).sort(),
+      routes.map((r: { id: string; aggregator: string }) => [r.id, r.aggregator]).sort(),
     );
     const lifiTracking = stored.find((r) => r.provider === 'lifi')?.tracking;
     expect(JSON.parse(lifiTracking ?? '{}')).toMatchObject({ tool: 'across', fromChainId: 42161 });
@@ -105,7 +112,7 @@ describe('quote aggregation', () => {
 
   it('answers with the others when one upstream hangs past the per-provider timeout', async () => {
     s = await setup();
-    s.lifi.reply('/v1/quote', { hang: true });
+    s.lifi.reply('/v1/advanced/routes', { hang: true });
     const started = Date.now();
     const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
     expect(res.statusCode, res.body).toBe(200);
@@ -113,7 +120,7 @@ describe('quote aggregation', () => {
     expect(
       res
         .json()
-        .routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)
+        .routes.map((r: { aggregator: string }) => r.aggregator)
         .sort(),
     ).toEqual(['across']);
     expect(await s.balance()).toBe(98);
@@ -121,23 +128,23 @@ describe('quote aggregation', () => {
 
   it('answers with the others when one upstream fails with 5xx', async () => {
     s = await setup();
-    s.across.reply('/api/suggested-fees', { status: 503, json: { message: 'maintenance' } });
+    s.across.reply('/api/swap/approval', { status: 503, json: { message: 'maintenance' } });
     const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
     expect(res.statusCode).toBe(200);
     expect(
       res
         .json()
-        .routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)
+        .routes.map((r: { aggregator: string }) => r.aggregator)
         .sort(),
     ).toEqual(['lifi']);
     // One retry of the transient failure, then given up.
-    expect(s.across.count('/api/suggested-fees')).toBe(2);
+    expect(s.across.count('/api/swap/approval')).toBe(2);
   });
 
   it('all upstreams failing is a free 503', async () => {
     s = await setup();
-    s.lifi.reply('/v1/quote', { hang: true });
-    s.across.reply('/api/suggested-fees', { status: 502, body: 'bad gateway' });
+    s.lifi.reply('/v1/advanced/routes', { hang: true });
+    s.across.reply('/api/swap/approval', { status: 502, body: 'bad gateway' });
     const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({
@@ -150,10 +157,10 @@ describe('quote aggregation', () => {
 
   it('no provider having a route is a free 404 "No route found"', async () => {
     s = await setup();
-    s.lifi.reply('/v1/quote', { status: 404, json: fixture('lifi', 'quote-no-route-404.json') });
-    s.across.reply('/api/suggested-fees', {
+    s.lifi.reply('/v1/advanced/routes', { status: 404, json: fixture('lifi', 'quote-no-route-404.json') });
+    s.across.reply('/api/swap/approval', {
       status: 400,
-      json: fixture('across', 'suggested-fees-route-disabled-400.json'),
+      json: fixture('across', 'swap-approval-route-disabled-400.json'),
     });
     // A real token the sandbox's price snapshot does not price: no sandbox route either.
     const q = new URLSearchParams(usdcQuery);
@@ -166,10 +173,10 @@ describe('quote aggregation', () => {
 
   it('upstreams refusing the request (400) is a free 400 carrying their reasons', async () => {
     s = await setup();
-    s.lifi.reply('/v1/quote', { status: 400, json: fixture('lifi', 'quote-invalid-400.json') });
-    s.across.reply('/api/suggested-fees', {
+    s.lifi.reply('/v1/advanced/routes', { status: 400, json: fixture('lifi', 'quote-invalid-400.json') });
+    s.across.reply('/api/swap/approval', {
       status: 400,
-      json: fixture('across', 'suggested-fees-invalid-param-400.json'),
+      json: fixture('across', 'swap-approval-invalid-param-400.json'),
     });
     const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
     expect(res.statusCode, res.body).toBe(400);
@@ -177,10 +184,10 @@ describe('quote aggregation', () => {
     expect(res.json().message).toMatch(/across: /);
     expect(await s.balance()).toBe(100);
     // Another provider's route is still offered when only one upstream refuses.
-    s.across.reply('/api/suggested-fees', { json: fixture('across', 'suggested-fees-usdc-arbitrum-base.json') });
+    s.across.reply('/api/swap/approval', { json: fixture('across', 'swap-approval-usdc-arbitrum-base.json') });
     const ok = await s.get(`/partners/bridge/quote?${usdcQuery}`);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across']);
+    expect(ok.json().routes.map((r: { aggregator: string }) => r.aggregator)).toEqual(['across']);
   });
 
   it('drops a route whose transaction is not what was asked (wrong chain id)', async () => {
@@ -189,9 +196,9 @@ describe('quote aggregation', () => {
       transactionRequest: { chainId: number };
     };
     bad.transactionRequest.chainId = 1;
-    s.lifi.reply('/v1/quote', { json: bad });
+    replyLifiStep(s.lifi, bad);
     const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
-    expect(res.json().routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across']);
+    expect(res.json().routes.map((r: { aggregator: string }) => r.aggregator)).toEqual(['across']);
   });
 });
 
@@ -206,16 +213,16 @@ describe('sandbox and live partners never share routes', () => {
     const sandbox = await s.app.partner(100, 'Sandbox Partner', { sandbox: true });
     const live = await s.get(`/partners/bridge/quote?${usdcQuery}`);
     expect(live.statusCode, live.body).toBe(200);
-    expect(live.json().routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across', 'lifi']);
-    const quotesAsked = s.lifi.count('/v1/quote') + s.across.count('/api/suggested-fees');
+    expect(live.json().routes.map((r: { aggregator: string }) => r.aggregator)).toEqual(['across', 'lifi']);
+    const quotesAsked = s.lifi.count('/v1/advanced/routes') + s.across.count('/api/swap/approval');
 
     const demo = await s.get(`/partners/bridge/quote?${usdcQuery}`, sandbox.apiKey);
     expect(demo.statusCode, demo.body).toBe(200);
-    const routes = demo.json().routes as { bridgeProvider: string; transactionData: { to: string; value: string } }[];
-    expect(routes.map((r) => r.bridgeProvider)).toEqual(['sandbox']);
+    const routes = demo.json().routes as { aggregator: string; transactionData: { to: string; value: string } }[];
+    expect(routes.map((r) => r.aggregator)).toEqual(['sandbox']);
     expect(routes[0]?.transactionData).toMatchObject({ to: WALLET, value: '0' });
     // The upstreams were not asked on the sandbox partner's behalf.
-    expect(s.lifi.count('/v1/quote') + s.across.count('/api/suggested-fees')).toBe(quotesAsked);
+    expect(s.lifi.count('/v1/advanced/routes') + s.across.count('/api/swap/approval')).toBe(quotesAsked);
     expect(await s.balance(sandbox.apiKey)).toBe(98);
 
     // The catalogue too: the sandbox partner's providers are the sandbox alone.
@@ -241,8 +248,8 @@ describe('one deadline per request', () => {
     s = await setup({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) });
     // LI.FI never answers anything: its chain list (read twice, for both chains of the request), its
     // retry and its quote used to take a timeout each, one after the other.
-    for (const path of ['/v1/chains', '/v1/tokens', '/v1/quote']) s.lifi.reply(path, { hang: true });
-    s.across.reply('/api/suggested-fees', { hang: true });
+    for (const path of ['/v1/chains', '/v1/tokens', '/v1/advanced/routes']) s.lifi.reply(path, { hang: true });
+    s.across.reply('/api/swap/approval', { hang: true });
     const started = performance.now();
     const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
     const elapsed = performance.now() - started;
@@ -257,12 +264,12 @@ describe('one deadline per request', () => {
     s = await setup({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) });
     // Warm the catalogue so that only the quote itself can hang.
     expect((await s.get('/partners/bridge/chains')).statusCode).toBe(200);
-    s.lifi.reply('/v1/quote', { hang: true });
+    s.lifi.reply('/v1/advanced/routes', { hang: true });
     const started = performance.now();
     const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
     const elapsed = performance.now() - started;
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().routes.map((r: { bridgeProvider: string }) => r.bridgeProvider)).toEqual(['across']);
+    expect(res.json().routes.map((r: { aggregator: string }) => r.aggregator)).toEqual(['across']);
     expect(elapsed).toBeLessThan(TIMEOUT_MS * 1.5);
     expect(await s.balance()).toBe(100 - 1 - 2);
   });

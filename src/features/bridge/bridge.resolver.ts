@@ -27,7 +27,8 @@ export class BridgeResolver {
 
   @Query(() => [Route], {
     description:
-      'Routes of every enabled provider for the transfer, best first by toAmount (a sandbox partner gets ' +
+      'Routes of every enabled provider for the transfer, best first in the order asked (CHEAPEST: amount ' +
+      'received net of costs; FASTEST: estimated time), at most maxRoutes (a sandbox partner gets ' +
       'sandbox routes only). No route: NOT_FOUND; every provider unavailable: UPSTREAM_UNAVAILABLE. ' +
       '2 credits; errors are free.',
   })
@@ -49,7 +50,11 @@ export class BridgeResolver {
   async bridgeStatus(
     @Ctx() ctx: RequestContext,
     @Arg('txHash', { description: 'Source-chain transaction hash.' }) txHash: string,
-    @Arg('bridge', () => String, { nullable: true, description: 'Provider name, for a faster lookup.' })
+    @Arg('bridge', () => String, {
+      nullable: true,
+      description:
+        "Provider (`lifi`) or bridge (a route's `bridgeProvider`, e.g. `stargatev2`) name, for a faster lookup.",
+    })
     bridge: string | null,
     @Arg('routeId', () => ID, {
       nullable: true,
@@ -60,18 +65,7 @@ export class BridgeResolver {
     routeId: string | null,
   ): Promise<BridgeStatus> {
     const partner = requirePartner(ctx);
-    const {
-      status,
-      bridge: provider,
-      fromTx,
-      toTx,
-      progress,
-      message,
-    } = await ctx.services.bridge.status(
-      { txHash, bridge, routeId },
-      { partnerId: partner.id, sandbox: partner.sandbox },
-    );
-    return { status, bridge: provider, fromTx, toTx, progress, message };
+    return ctx.services.bridge.status({ txHash, bridge, routeId }, { partnerId: partner.id, sandbox: partner.sandbox });
   }
 
   @Query(() => [BridgeProviderInfo], {

@@ -37,9 +37,16 @@ export function createBridgeProviders(config: Config, overrides: BridgeProviderO
         enabled: bridge.lifi.enabled,
         baseUrl: bridge.lifi.baseUrl,
         apiKey: bridge.lifi.apiKey,
+        integrator: { integrator: bridge.integrator, fee: bridge.fee },
         ...common,
       }),
-      createAcrossProvider({ enabled: bridge.across.enabled, baseUrl: bridge.across.baseUrl, ...common }),
+      createAcrossProvider({
+        enabled: bridge.across.enabled,
+        baseUrl: bridge.across.baseUrl,
+        apiKey: bridge.across.apiKey,
+        integratorId: bridge.across.integratorId,
+        ...common,
+      }),
     ],
     sandbox: [createSandboxProvider()],
   };

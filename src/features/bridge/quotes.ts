@@ -1,10 +1,13 @@
 /**
  * Quote aggregation: every enabled provider is asked at once, all under the request's one deadline,
- * and the routes that pass the consistency checks are merged best-first by `toAmount`.
+ * and the routes that pass the consistency checks and the bridge lists are merged best-first in the
+ * order asked, at most `maxRoutes` of them, each with what an ERC-20 source needs approved.
  */
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import { decodeFunctionData, erc20Abi } from 'viem';
 import { badInput, notFound, upstreamUnavailable } from '../../platform/errors.js';
 import { isUpstreamClientError } from '../../platform/upstream/index.js';
+import { withApproval } from './approval.js';
 import { beforeDeadline, isDeadlineError } from './deadline.js';
 import { isEnabled } from './provider-registry.js';
 import type { BridgeProvider, ProviderRoute, QuoteRequest } from './providers/types.js';
@@ -68,18 +71,71 @@ export function routeProblem(route: ProviderRoute, request: QuoteRequest): strin
     const chainId = Number(request.fromChain.slice('eip155:'.length));
     if (tx.chainId !== chainId) return `transaction chainId ${tx.chainId} is not the source chain ${chainId}`;
     if (!/^0x[0-9a-fA-F]{40}$/.test(tx.to) || !/^0x([0-9a-fA-F]{2})*$/.test(tx.data)) return 'transaction is malformed';
+    if (route.approvalTransaction) return approvalProblem(route, request, chainId);
   }
   return undefined;
 }
 
-/** Best first: more received, then cheaper in fees, then faster; provider name keeps ties stable. */
-export function compareRoutes(a: ProviderRoute, b: ProviderRoute): number {
+/** An upstream-built approval must approve the source token, for at least the amount, from the wallet. */
+function approvalProblem(route: ProviderRoute, request: QuoteRequest, chainId: number): string | undefined {
+  const approval = route.approvalTransaction;
+  if (!approval) return undefined;
+  if (approval.chainId !== chainId || approval.to.toLowerCase() !== request.fromToken.toLowerCase()) {
+    return 'approval is not for the source token on the source chain';
+  }
+  if (approval.from.toLowerCase() !== request.fromAddress.toLowerCase()) return 'approval is not sent from fromAddress';
+  try {
+    const { functionName, args } = decodeFunctionData({ abi: erc20Abi, data: approval.data as `0x${string}` });
+    if (functionName !== 'approve') return 'approval is not an approve call';
+    const [spender, amount] = args as readonly [string, bigint];
+    if (amount < request.fromAmount) return 'approval is for less than fromAmount';
+    if (route.approvalAddress && spender.toLowerCase() !== route.approvalAddress.toLowerCase()) {
+      return 'approval spender differs from approvalAddress';
+    }
+  } catch {
+    return 'approval calldata does not decode';
+  }
+  return undefined;
+}
+
+/** Whether the route's bridge passes the request's allow and deny lists. */
+export function bridgeAllowed(route: ProviderRoute, request: QuoteRequest): boolean {
+  const bridge = route.bridgeProvider.toLowerCase();
+  const named = (list: string[]) => list.some((b) => b.toLowerCase() === bridge);
+  if (request.allowBridges.length > 0 && !named(request.allowBridges)) return false;
+  return !named(request.denyBridges);
+}
+
+/**
+ * What the wallet ends up with in USD after the source gas it pays (fees are already out of
+ * `toAmount`); undefined when a route is not priced, and then base units decide.
+ */
+function netUsd(route: ProviderRoute): number | undefined {
+  const received = Number(route.toAmountUSD);
+  const gas = Number(route.gasCostUSD);
+  return received > 0 && Number.isFinite(gas) ? received - gas : undefined;
+}
+
+function cheaper(a: ProviderRoute, b: ProviderRoute): number {
+  const [na, nb] = [netUsd(a), netUsd(b)];
+  if (na !== undefined && nb !== undefined && na !== nb) return nb - na;
   const byAmount = BigInt(b.toAmount) - BigInt(a.toAmount);
   if (byAmount !== 0n) return byAmount > 0n ? 1 : -1;
   const byFee = Number(a.feeCostUSD) - Number(b.feeCostUSD);
-  if (byFee !== 0 && Number.isFinite(byFee)) return byFee;
-  if (a.estimatedTimeSeconds !== b.estimatedTimeSeconds) return a.estimatedTimeSeconds - b.estimatedTimeSeconds;
-  return a.bridgeProvider.localeCompare(b.bridgeProvider);
+  return byFee !== 0 && Number.isFinite(byFee) ? byFee : 0;
+}
+
+/**
+ * Best first for the order asked: CHEAPEST ranks by the amount received net of costs, FASTEST by
+ * estimated time; the other criterion breaks ties, then bridge and aggregator names keep ties stable.
+ */
+export function compareRoutes(a: ProviderRoute, b: ProviderRoute, order: QuoteRequest['order'] = 'CHEAPEST'): number {
+  const byTime = a.estimatedTimeSeconds - b.estimatedTimeSeconds;
+  const first = order === 'FASTEST' ? byTime : cheaper(a, b);
+  if (first !== 0) return first;
+  const second = order === 'FASTEST' ? cheaper(a, b) : byTime;
+  if (second !== 0) return second;
+  return a.bridgeProvider.localeCompare(b.bridgeProvider) || a.aggregator.localeCompare(b.aggregator);
 }
 
 /**
@@ -97,15 +153,18 @@ export async function aggregateQuotes(
   if (enabled.length === 0) throw upstreamUnavailable('No bridge provider is enabled');
   const outcomes = await Promise.all(enabled.map((p) => ask(p, request, signal, log)));
   const routes: ProviderRoute[] = [];
+  let filtered = 0;
   for (const outcome of outcomes) {
     if (outcome.kind !== 'routes') continue;
     for (const route of outcome.routes) {
       const problem = routeProblem(route, request);
       if (problem) log.warn({ provider: outcome.provider, problem }, 'bridge route dropped');
-      else routes.push(route);
+      // Upstreams are asked to honour the lists too; this catches one that does not (or cannot).
+      else if (!bridgeAllowed(route, request)) filtered++;
+      else routes.push(withApproval(route));
     }
   }
-  if (routes.length > 0) return routes.sort(compareRoutes);
+  if (routes.length > 0) return routes.sort((a, b) => compareRoutes(a, b, request.order)).slice(0, request.maxRoutes);
 
   const failed = outcomes.filter((o) => o.kind === 'failed');
   const rejected = outcomes.filter((o) => o.kind === 'rejected');
@@ -123,5 +182,6 @@ export async function aggregateQuotes(
   if (rejected.length === enabled.length) {
     throw badInput(`The bridge providers refused the request (${describe(rejected)})`);
   }
-  throw notFound(`No route found for ${what} with fromAmount ${request.fromAmount}`);
+  const lists = filtered > 0 ? ` (${filtered} route(s) excluded by allowBridges/denyBridges)` : '';
+  throw notFound(`No route found for ${what} with fromAmount ${request.fromAmount}${lists}`);
 }

@@ -44,6 +44,7 @@ class BridgeWorld {
     store: BridgeStore,
     config: Config,
     log: Logger,
+    foreignProviders: readonly string[] = [],
   ) {
     const timeoutMs = config.providerTimeoutMs;
     this.catalogue = new BridgeCatalogue(
@@ -52,7 +53,12 @@ class BridgeWorld {
       { ttlMs: config.bridge.catalogueTtlSeconds * 1000, timeoutMs },
       log,
     );
-    this.statuses = new BridgeStatusService(providers, store, { rpcUrls: config.bridge.rpcUrls, timeoutMs }, log);
+    this.statuses = new BridgeStatusService(
+      providers,
+      store,
+      { rpcUrls: config.bridge.rpcUrls, timeoutMs, foreignProviders },
+      log,
+    );
   }
 }
 
@@ -71,8 +77,22 @@ export class BridgeService {
     private readonly log: Logger,
   ) {
     this.store = new BridgeStore(db);
-    this.live = new BridgeWorld(providers.live, db, this.store, config, log);
-    this.sandbox = new BridgeWorld(providers.sandbox, db, this.store, config, log);
+    this.live = new BridgeWorld(
+      providers.live,
+      db,
+      this.store,
+      config,
+      log,
+      providers.sandbox.map((p) => p.name),
+    );
+    this.sandbox = new BridgeWorld(
+      providers.sandbox,
+      db,
+      this.store,
+      config,
+      log,
+      providers.live.map((p) => p.name),
+    );
   }
 
   private world(sandbox: boolean): BridgeWorld {
@@ -117,7 +137,7 @@ export class BridgeService {
     const deadline = this.deadline();
     const request = await parseQuoteInput(input, (id) => catalogue.isBridgeSupported(id, deadline));
     const routes = await aggregateQuotes(providers, request, deadline, this.log);
-    return this.store.saveRoutes(caller.partnerId, request, routes);
+    return this.store.saveRoutes(caller.partnerId, request, routes, this.config.bridge.quoteTtlSeconds);
   }
 
   async status(args: Omit<StatusArgs, 'partnerId' | 'deadline'>, caller: BridgeCaller): Promise<BridgeStatus> {

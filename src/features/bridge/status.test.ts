@@ -230,7 +230,10 @@ describe('bridge status with an RPC for the source chain', () => {
     const first = (await status(hash)).json();
     expect(first).toMatchObject({
       status: 'DONE',
-      bridge: 'lifi',
+      // The bridge that moved the funds (LI.FI's `tool`), and LI.FI as the aggregator that reported it.
+      bridge: 'across',
+      aggregator: 'lifi',
+      substatus: 'COMPLETED',
       progress: 100,
       fromTx: { txHash: hash, chainId: 1 },
     });
@@ -253,7 +256,8 @@ describe('bridge status with an RPC for the source chain', () => {
     await reader.waitForTransactionReceipt({ hash });
     lifi.reply('/v1/status', { json: lifiFixture('status-pending.json') });
     const body = (await status(hash, '&bridge=lifi')).json();
-    expect(body).toMatchObject({ status: 'PENDING', bridge: 'lifi' });
+    expect(body).toMatchObject({ status: 'PENDING', bridge: 'across', aggregator: 'lifi' });
+    expect(body.substatus).toEqual(expect.any(String));
     expect(body.progress).toBeGreaterThan(0);
     expect(body.progress).toBeLessThan(100);
     expect(body.message.length).toBeGreaterThan(10);

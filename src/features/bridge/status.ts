@@ -29,6 +29,8 @@ export interface StatusOptions {
   rpcUrls: Record<string, string>;
   timeoutMs: number;
   now?: () => number;
+  /** Provider names of the other world (sandbox vs live): never a bridge hint here. */
+  foreignProviders?: readonly string[];
 }
 
 /** Bridge transactions typically take 2 to 10 minutes (spec, Limits): the middle when nothing better is known. */
@@ -56,15 +58,21 @@ export class BridgeStatusService {
   }
 
   async status(args: StatusArgs): Promise<BridgeStatus> {
-    const hint = this.hintedProvider(args.bridge);
+    const { provider: hint, tool: toolHint } = this.hintedProvider(args.bridge);
     requireTxHash(args.txHash);
     const txHash = normaliseTxHash(args.txHash);
 
     let route = args.routeId ? await this.claimRoute(args.routeId, txHash, args.partnerId) : undefined;
     route ??= this.ours(await this.store.routeByTx(txHash, args.partnerId));
+    const routeBridge = route?.route.bridgeProvider.toLowerCase();
     if (route && hint && route.provider !== hint.name) {
       throw badInput(
         `bridge "${hint.name}" does not match the provider "${route.provider}" that quoted this transaction`,
+      );
+    }
+    if (route && toolHint && routeBridge !== toolHint.toLowerCase()) {
+      throw badInput(
+        `bridge "${toolHint}" does not match the bridge "${routeBridge}" of the route quoted for this transaction`,
       );
     }
 
@@ -102,13 +110,14 @@ export class BridgeStatusService {
       );
     } else {
       const asked = route ? this.byName(route.provider) : hint ? [hint] : this.enabled;
-      const answer = await this.askProviders(asked, txHash, route, args.deadline);
+      const answer = await this.askProviders(asked, txHash, route, args.deadline, toolHint);
       result = this.combine(answer, fallbackBridge, txHash, route, onChain);
     }
 
     await this.store.record(
       txHash,
-      result.bridge,
+      // Keyed by the provider, which the terminal cache is looked up by.
+      result.aggregator ?? fallbackBridge,
       route?.id ?? null,
       result.status,
       result.substatus ?? null,
@@ -139,16 +148,24 @@ export class BridgeStatusService {
     return provider && isEnabled(provider) ? [provider] : [];
   }
 
-  private hintedProvider(bridge: string | null | undefined): BridgeProvider | undefined {
-    if (bridge === undefined || bridge === null || bridge === '') return undefined;
+  /**
+   * The `bridge` hint: a provider name (`lifi`) or the name of a bridge a provider routes through
+   * (`stargatev2`), which is passed on to the providers as a tool hint.
+   */
+  private hintedProvider(bridge: string | null | undefined): { provider?: BridgeProvider; tool?: string } {
+    if (bridge === undefined || bridge === null || bridge === '') return {};
     const provider = this.providers.find((p) => p.name === bridge.toLowerCase());
     if (!provider) {
-      throw badInput(
-        `bridge must be one of ${this.providers.map((p) => p.name).join(', ')}, got "${bridge.slice(0, 40)}"`,
-      );
+      const foreign = this.options.foreignProviders?.includes(bridge.toLowerCase()) === true;
+      if (foreign || !/^[a-z0-9][a-z0-9_-]{0,39}$/i.test(bridge)) {
+        throw badInput(
+          `bridge must be one of ${this.providers.map((p) => p.name).join(', ')} or the name of a bridge they route through (a route's bridgeProvider), got "${bridge.slice(0, 40)}"`,
+        );
+      }
+      return { tool: bridge };
     }
     if (!provider.status.enabled) throw badInput(`bridge "${provider.name}" is not enabled: ${provider.status.reason}`);
-    return provider;
+    return { provider };
   }
 
   /** The partner says this transaction executes one of its routes: record the claim. */
@@ -157,6 +174,13 @@ export class BridgeStatusService {
       throw badInput(`routeId must be a route id returned by a quote, got "${routeId.slice(0, 40)}"`);
     const route = await this.store.routeById(routeId.toLowerCase());
     if (!route || route.partnerId !== partnerId || !this.ours(route)) throw notFound(`Route ${routeId} not found`);
+    // A route's calldata carries quote deadlines: past its expiry it may revert or fill at a stale price.
+    const expiresAt = route.route.expiresAt;
+    if (route.txHash !== txHash && expiresAt !== undefined && this.now() / 1000 > expiresAt) {
+      throw badInput(
+        `routeId ${routeId} expired at ${new Date(expiresAt * 1000).toISOString()}; request a new quote and execute that route`,
+      );
+    }
     const family = familyOf(route.fromChain);
     if (family) requireTxHash(txHash, family);
     if (route.txHash === txHash) return route;
@@ -252,6 +276,7 @@ export class BridgeStatusService {
     txHash: string,
     route: StoredRoute | undefined,
     deadline: AbortSignal,
+    toolHint?: string,
   ): Promise<ProviderStatusAnswer | null> {
     if (providers.length === 0) {
       throw upstreamUnavailable(
@@ -266,6 +291,7 @@ export class BridgeStatusService {
             signal: deadline,
             ...(route ? { fromChain: route.fromChain, toChain: route.toChain } : {}),
             ...(route?.tracking ? { tracking: route.tracking } : {}),
+            ...(toolHint ? { bridgeTool: toolHint } : {}),
           }),
           deadline,
         ),
@@ -319,25 +345,18 @@ export class BridgeStatusService {
       );
     }
     const toTx = answer.toTx ?? null;
+    const detail = { answer, route };
     if (answer.status === 'PENDING') {
       const progress = this.estimate(fromTx, route, answer.substatus);
       const message = answer.message ?? pendingMessage(answer.substatus);
-      return this.answer('PENDING', bridge, fromTx, toTx, message, progress, answer.substatus);
+      return this.answer('PENDING', bridge, fromTx, toTx, message, progress, detail);
     }
     if (answer.status === 'DONE') {
-      const message = answer.message ?? 'The transfer is complete on both chains';
-      return this.answer('DONE', bridge, fromTx, toTx, message, 100, answer.substatus);
+      const message = answer.message ?? doneMessage(answer.substatus);
+      return this.answer('DONE', bridge, fromTx, toTx, message, 100, detail);
     }
     const reason = answer.substatus ? ` (${answer.substatus})` : '';
-    return this.answer(
-      'FAILED',
-      bridge,
-      fromTx,
-      toTx,
-      answer.message ?? `The transfer failed${reason}`,
-      0,
-      answer.substatus,
-    );
+    return this.answer('FAILED', bridge, fromTx, toTx, answer.message ?? `The transfer failed${reason}`, 0, detail);
   }
 
   /** Share of the expected duration that has passed since the source transaction, kept within 10–95. */
@@ -357,10 +376,36 @@ export class BridgeStatusService {
     toTx: TxInfo | null,
     message: string,
     pendingProgress = 50,
-    substatus?: string,
+    detail?: { answer: ProviderStatusAnswer; route: StoredRoute | undefined },
   ): BridgeStatus {
-    const progress = status === 'DONE' ? 100 : status === 'PENDING' ? Math.min(99, pendingProgress) : 0;
-    return { status, bridge, fromTx, toTx, progress, message, ...(substatus ? { substatus } : {}) };
+    const substatus = detail?.answer.substatus ?? null;
+    // LI.FI reports refunds and partial fills under DONE: only a transfer that completed as quoted is 100.
+    const asQuoted = substatus === null || substatus === 'COMPLETED';
+    const progress =
+      status === 'DONE' ? (asQuoted ? 100 : 99) : status === 'PENDING' ? Math.min(99, pendingProgress) : 0;
+    return {
+      status,
+      // The bridge that moved the funds when the provider names it (or the route says), else the provider.
+      bridge: detail?.answer.tool ?? detail?.route?.route.bridgeProvider ?? bridge,
+      aggregator: detail?.answer.bridge ?? detail?.route?.provider ?? null,
+      fromTx,
+      toTx,
+      progress,
+      message,
+      substatus,
+      substatusMessage: detail?.answer.substatusMessage ?? null,
+    };
+  }
+}
+
+function doneMessage(substatus: string | undefined): string {
+  switch (substatus) {
+    case 'REFUNDED':
+      return 'The transfer did not complete; the tokens were refunded to the sender';
+    case 'PARTIAL':
+      return 'The transfer completed with other tokens than quoted (partial); check the destination transaction';
+    default:
+      return 'The transfer is complete on both chains';
   }
 }
 

@@ -30,6 +30,7 @@ export interface StoredRoute {
 
 export interface RouteWithId extends Omit<ProviderRoute, 'tracking'> {
   id: string;
+  expiresAt: number;
 }
 
 interface RouteRow {
@@ -97,22 +98,32 @@ const ROUTE_COLUMNS = 'id, partner_id, provider, from_chain, to_chain, route, tr
 export class BridgeStore {
   constructor(private readonly db: Database) {}
 
-  /** Stores the routes of one quote, each under a fresh id; `tracking` stays server-side. */
-  async saveRoutes(partnerId: string | null, request: QuoteRequest, routes: ProviderRoute[]): Promise<RouteWithId[]> {
+  /**
+   * Stores the routes of one quote, each under a fresh id and valid for `ttlSeconds` (upstream
+   * calldata carries quote timestamps and deadlines); `tracking` stays server-side.
+   */
+  async saveRoutes(
+    partnerId: string | null,
+    request: QuoteRequest,
+    routes: ProviderRoute[],
+    ttlSeconds: number,
+  ): Promise<RouteWithId[]> {
     const now = new Date();
+    const expiresAt = Math.floor(now.getTime() / 1000) + ttlSeconds;
     const requestJson = JSON.stringify({ ...request, fromAmount: request.fromAmount.toString() });
     const out: RouteWithId[] = [];
     await this.db.transaction(async (tx) => {
       for (const route of routes) {
         const id = randomUUID();
-        const { tracking, ...visible } = route;
+        const { tracking, ...rest } = route;
+        const visible = { ...rest, expiresAt: Math.min(rest.expiresAt ?? expiresAt, expiresAt) };
         await tx.run(
           `insert into bridge_route (id, partner_id, provider, from_chain, to_chain, request, route, tracking, tx_fingerprint, created_at)
            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [
             id,
             partnerId,
-            route.bridgeProvider,
+            route.aggregator,
             route.fromChain,
             route.toChain,
             requestJson,

@@ -1,5 +1,5 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { Directive, Field, Float, InputType, ObjectType } from 'type-graphql';
+import { Directive, Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import type { BridgeStatusValue } from './providers/types.js';
 
 /** Amounts are decimal strings of base units: token amounts overflow every GraphQL number type. */
@@ -119,14 +119,42 @@ export class Route {
   @Field()
   toAmountUSD!: string;
 
-  @Field({ description: 'Bridge provider that quoted the route.' })
+  @Field({ description: 'The bridge that moves the funds (e.g. `across`, `stargatev2`).' })
   bridgeProvider!: string;
+
+  @Field({ description: 'The aggregator or API that quoted the route (`lifi`, `across`, `sandbox`).' })
+  aggregator!: string;
 
   @Field(() => GraphQLSafeInt)
   estimatedTimeSeconds!: number;
 
   @Field(() => TransactionData)
   transactionData!: TransactionData;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Spender the source token must allow (ERC-20 sources); null for native tokens.',
+  })
+  approvalAddress?: string | null;
+
+  @Field(() => TransactionData, {
+    nullable: true,
+    description:
+      'Send before transactionData: `approve(approvalAddress, fromAmount)` on the source token. Null when no ' +
+      'allowance is needed (native token, or the upstream saw a sufficient allowance).',
+  })
+  approvalTransaction?: TransactionData | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Solana sources: the base64 serialised transaction to sign, where the upstream gives one.',
+  })
+  serializedTransaction?: string | null;
+
+  @Field(() => GraphQLSafeInt, {
+    description: 'Seconds since the epoch after which the route is refused; quote again after it.',
+  })
+  expiresAt!: number;
 }
 
 @ObjectType({ description: 'A transaction of a transfer.' })
@@ -155,8 +183,22 @@ export class BridgeStatus {
   @Field(() => String, { description: 'NOT_FOUND, PENDING, DONE or FAILED. DONE and FAILED are final.' })
   status!: BridgeStatusValue;
 
-  @Field({ description: 'Bridge provider name.' })
+  @Field({ description: 'The bridge that moves the funds when known, else the aggregator.' })
   bridge!: string;
+
+  @Field(() => String, { nullable: true, description: 'The aggregator that reported the status (`lifi`, `across`).' })
+  aggregator?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Finer state: WAIT_SOURCE_CONFIRMATIONS, WAIT_DESTINATION_TRANSACTION, BRIDGE_NOT_AVAILABLE, COMPLETED, ' +
+      'PARTIAL, REFUNDED, EXPIRED…; null when the provider gives none.',
+  })
+  substatus?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The provider's words for the substatus." })
+  substatusMessage?: string | null;
 
   @Field(() => TxInfo, { description: 'The source transaction.' })
   fromTx!: TxInfo;
@@ -164,14 +206,13 @@ export class BridgeStatus {
   @Field(() => TxInfo, { nullable: true, description: 'The destination transaction; null until it exists.' })
   toTx!: TxInfo | null;
 
-  @Field(() => GraphQLSafeInt, { description: 'Percent done: 100 exactly when DONE.' })
+  @Field(() => GraphQLSafeInt, {
+    description: 'Percent done: 100 only for a DONE that completed as quoted (REFUNDED or PARTIAL stay below).',
+  })
   progress!: number;
 
   @Field({ description: 'What is happening, in words.' })
   message!: string;
-
-  /** The provider's finer state, kept in the status history; not part of the answer (no field). */
-  substatus?: string;
 }
 
 @ObjectType({ description: 'A bridge provider and whether it serves.' })
@@ -214,4 +255,22 @@ export class BridgeQuoteInput {
 
   @Field(() => Float, { nullable: true, description: 'Tolerance as a fraction in (0, 0.5]; default 0.03.' })
   slippage?: number | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'CHEAPEST (default: most received net of costs first) or FASTEST (shortest estimated time first).',
+  })
+  order?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Comma list of bridge names a route may use (e.g. "across,stargatev2"); default: any.',
+  })
+  allowBridges?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Comma list of bridge names a route must not use.' })
+  denyBridges?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Most routes answered, 1 to 20; default 5.' })
+  maxRoutes?: number | null;
 }

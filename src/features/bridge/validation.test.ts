@@ -75,6 +75,21 @@ describe('bridge input validation: every rule is a free 400 naming the parameter
     ['slippage', 'is not a number', { slippage: 'lots' }],
     ['fromAddress', 'is missing', { fromAddress: undefined }],
     ['fromAmount', 'is missing', { fromAmount: undefined }],
+    ['order', 'is not CHEAPEST or FASTEST', { order: 'RECOMMENDED' }],
+    ['order', 'is too long for the schema', { order: 'F'.repeat(21) }],
+    ['allowBridges', 'has an empty name', { allowBridges: 'across,' }],
+    ['allowBridges', 'has a name with spaces', { allowBridges: 'hop protocol' }],
+    ['denyBridges', 'has a name with a slash', { denyBridges: '../across' }],
+    [
+      'denyBridges',
+      'names more than 30 bridges',
+      { denyBridges: Array.from({ length: 31 }, (_, i) => `b${i}`).join(',') },
+    ],
+    ['allowBridges', 'shares a bridge with denyBridges', { allowBridges: 'across', denyBridges: 'Across' }],
+    ['maxRoutes', 'is zero', { maxRoutes: '0' }],
+    ['maxRoutes', 'is above 20', { maxRoutes: '21' }],
+    ['maxRoutes', 'is fractional', { maxRoutes: '1.5' }],
+    ['maxRoutes', 'is not a number', { maxRoutes: 'all' }],
   ];
 
   it.each(quoteCases)('quote: %s %s', async (param, _why, overrides) => {
@@ -85,6 +100,12 @@ describe('bridge input validation: every rule is a free 400 naming the parameter
   it('quote: the boundaries themselves are accepted (slippage 0.5, uint256 max, native Solana, default toAddress)', async () => {
     const before = await balance();
     expect((await quote({ ...base, slippage: '0.5' })).statusCode).toBe(200);
+    const tuned = await quote({ ...base, order: 'fastest', allowBridges: 'sandbox', maxRoutes: '20' });
+    expect(tuned.statusCode, tuned.body).toBe(200);
+    // Every route excluded by the lists: no route, a free 404 that says why.
+    const none = await quote({ ...base, denyBridges: 'sandbox' });
+    expect(none.statusCode).toBe(404);
+    expect(none.json().message).toMatch(/excluded by allowBridges\/denyBridges/);
     // Within uint256 passes validation; the sandbox then has no route for such an amount or prices it.
     expect([200, 404]).toContain((await quote({ ...base, fromAmount: (2n ** 256n - 1n).toString() })).statusCode);
     const toSol = await quote({
@@ -116,8 +137,8 @@ describe('bridge input validation: every rule is a free 400 naming the parameter
     ['txHash', 'is missing', ''],
     ['txHash', 'is not a hash', '?txHash=hello'],
     ['txHash', 'is 31 bytes', `?txHash=0x${'ab'.repeat(31)}`],
-    ['bridge', 'names no provider', `?txHash=${TX}&bridge=wormhole`],
-    ['bridge', 'names a disabled provider', `?txHash=${TX}&bridge=lifi`],
+    ['bridge', 'is not a provider or bridge name', `?txHash=${TX}&bridge=${encodeURIComponent('worm hole')}`],
+    ['bridge', 'names a provider of the live world', `?txHash=${TX}&bridge=lifi`],
     ['routeId', 'is not a route id', `?txHash=${TX}&routeId=route-1`],
   ])('status: %s %s', async (param, _why, query) => {
     const before = await balance();

@@ -10,11 +10,17 @@ import { parseCaip2 } from '../../platform/chains/caip2.js';
 import { type ChainFamily, NATIVE_EVM, NATIVE_SOLANA } from '../../platform/chains/registry.js';
 import { badInput } from '../../platform/errors.js';
 import { NATIVE_BITCOIN } from './providers/catalogue-seed/index.js';
-import type { QuoteRequest } from './providers/types.js';
+import type { QuoteRequest, RouteOrder } from './providers/types.js';
 import type { BridgeQuoteInput } from './types.js';
 
 export const DEFAULT_SLIPPAGE = 0.03;
 export const MAX_SLIPPAGE = 0.5;
+export const DEFAULT_MAX_ROUTES = 5;
+export const MAX_ROUTES_LIMIT = 20;
+const ORDERS: readonly RouteOrder[] = ['CHEAPEST', 'FASTEST'];
+/** Bridge names as LI.FI and Across spell them (`stargateV2`, `across`, `cbridge`), compared lower-case. */
+const BRIDGE_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/i;
+const MAX_BRIDGES = 30;
 const UINT256_MAX = 2n ** 256n - 1n;
 
 /** Families whose addresses cipgate can check; a chain of another namespace cannot be bridged. */
@@ -120,6 +126,37 @@ export function parseSlippage(value: number | null | undefined): number {
   return value;
 }
 
+export function parseOrder(value: string | null | undefined): RouteOrder {
+  if (value === undefined || value === null || value === '') return 'CHEAPEST';
+  const order = value.toUpperCase() as RouteOrder;
+  if (!ORDERS.includes(order)) throw badInput(`order must be CHEAPEST or FASTEST, got "${clip(value)}"`);
+  return order;
+}
+
+/** A comma list of bridge names, de-duplicated; [] when absent. */
+export function parseBridgeList(name: string, value: string | null | undefined): string[] {
+  if (value === undefined || value === null || value.trim() === '') return [];
+  const names = value.split(',').map((n) => n.trim());
+  const bad = names.find((n) => !BRIDGE_NAME.test(n));
+  if (bad !== undefined) {
+    throw badInput(
+      `${name} must be a comma list of bridge names (letters, digits, - and _), got "${clip(bad === '' ? value : bad)}"`,
+    );
+  }
+  // Upstream keys are case-sensitive (LI.FI's `stargateV2`): keep the spelling, drop case-blind repeats.
+  const unique = names.filter((n, i) => names.findIndex((m) => m.toLowerCase() === n.toLowerCase()) === i);
+  if (unique.length > MAX_BRIDGES) throw badInput(`${name} names at most ${MAX_BRIDGES} bridges`);
+  return unique;
+}
+
+export function parseMaxRoutes(value: number | null | undefined): number {
+  if (value === undefined || value === null) return DEFAULT_MAX_ROUTES;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_ROUTES_LIMIT) {
+    throw badInput(`maxRoutes must be a whole number from 1 to ${MAX_ROUTES_LIMIT}, got ${value}`);
+  }
+  return value;
+}
+
 /**
  * Checks a quote request and returns it with defaults applied. `isSupported` says whether the
  * catalogue bridges a chain; it runs after the syntax checks so a typo never costs a catalogue read.
@@ -130,6 +167,7 @@ export async function parseQuoteInput(
 ): Promise<QuoteRequest> {
   requireCaip2('fromChain', input.fromChain);
   requireCaip2('toChain', input.toChain);
+  const tuning = parseTuning(input);
   const fromFamily = familyOf(input.fromChain);
   const toFamily = familyOf(input.toChain);
   if (!fromFamily || !(await isSupported(input.fromChain))) {
@@ -173,7 +211,19 @@ export async function parseQuoteInput(
     fromAddress: input.fromAddress,
     toAddress,
     slippage: parseSlippage(input.slippage),
+    ...tuning,
   };
+}
+
+/** The route-tuning parameters; checked before the catalogue is read, so a typo costs nothing. */
+function parseTuning(
+  input: BridgeQuoteInput,
+): Pick<QuoteRequest, 'order' | 'allowBridges' | 'denyBridges' | 'maxRoutes'> {
+  const allowBridges = parseBridgeList('allowBridges', input.allowBridges);
+  const denyBridges = parseBridgeList('denyBridges', input.denyBridges);
+  const both = allowBridges.find((b) => denyBridges.some((d) => d.toLowerCase() === b.toLowerCase()));
+  if (both) throw badInput(`bridge "${both}" is both in allowBridges and denyBridges`);
+  return { order: parseOrder(input.order), allowBridges, denyBridges, maxRoutes: parseMaxRoutes(input.maxRoutes) };
 }
 
 const TX_FORMATS: Record<ChainFamily, RegExp | undefined> = {

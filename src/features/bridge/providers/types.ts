@@ -29,6 +29,23 @@ export interface QuoteRequest {
   toAddress: string;
   /** Fraction in (0, 0.5]. */
   slippage: number;
+  /** Ranking: most received net of costs (CHEAPEST) or quickest (FASTEST). */
+  order: RouteOrder;
+  /** Bridge names a route may / may not use (compared case-blind); empty = no restriction. */
+  allowBridges: string[];
+  denyBridges: string[];
+  /** Most routes answered in all. */
+  maxRoutes: number;
+}
+
+export type RouteOrder = 'CHEAPEST' | 'FASTEST';
+
+/** Operator settings passed to upstreams that support them. */
+export interface IntegratorSettings {
+  /** Integrator id / name (BRIDGE_INTEGRATOR). */
+  integrator?: string | undefined;
+  /** Fee fraction in [0, 1) (BRIDGE_FEE). */
+  fee?: number | undefined;
 }
 
 export interface TransactionData {
@@ -54,9 +71,20 @@ export interface ProviderRoute {
   feeCostUSD: string;
   fromAmountUSD: string;
   toAmountUSD: string;
+  /** The bridge that moves the funds (LI.FI's step `tool`, e.g. `stargate`). */
   bridgeProvider: string;
+  /** The cipgate provider that quoted the route (`lifi`, `across`, `sandbox`). */
+  aggregator: string;
   estimatedTimeSeconds: number;
   transactionData: TransactionData;
+  /** Spender an ERC-20 source must allow; absent for native-token sources. */
+  approvalAddress?: string;
+  /** `approve(approvalAddress, fromAmount)` on the source token; absent when no allowance is needed. */
+  approvalTransaction?: TransactionData;
+  /** Base64 serialised transaction, for Solana sources where the upstream gives one. */
+  serializedTransaction?: string;
+  /** Seconds since the epoch after which the route is refused. */
+  expiresAt?: number;
   /** Provider-specific data needed later to ask for the transfer's status (kept server-side only). */
   tracking?: Record<string, unknown>;
 }
@@ -77,7 +105,11 @@ export interface ProviderStatusAnswer {
   status: BridgeStatusValue;
   /** Provider's finer state (e.g. LI.FI's WAIT_DESTINATION_TRANSACTION), for the message. */
   substatus?: string;
+  /** The provider (aggregator) that answered. */
   bridge: string;
+  /** The bridge that moves the funds, when the provider names it (LI.FI's `tool`). */
+  tool?: string;
+  substatusMessage?: string;
   fromTx?: TxInfo;
   toTx?: TxInfo;
   message?: string;
@@ -89,6 +121,8 @@ export interface StatusQuery {
   fromChain?: string;
   toChain?: string;
   tracking?: Record<string, unknown>;
+  /** A bridge name (not a provider name) the caller hinted, e.g. `stargate`. */
+  bridgeTool?: string;
   signal?: AbortSignal;
 }
 

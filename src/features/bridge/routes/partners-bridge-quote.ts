@@ -7,7 +7,7 @@ const text = { minLength: 1, maxLength: 200 };
 
 /**
  * GET /partners/bridge/quote: routes of every enabled provider, best first. 2 credits. The parameters are
- * BridgeQuoteInput's fields. The schema only checks presence, types and lengths; the value rules live in
+ * BridgeQuoteInput's fields, including the tuning ones (order, allowBridges, denyBridges, maxRoutes). The schema only checks presence, types and lengths; the value rules live in
  * the resolver so GraphQL callers get the same answers.
  */
 export const partnersBridgeQuote = defineRoute<Data, BridgeQuoteQueryVariables>({
@@ -25,14 +25,18 @@ export const partnersBridgeQuote = defineRoute<Data, BridgeQuoteQueryVariables>(
       fromAmount: text,
       fromAddress: text,
       toAddress: text,
+      order: { maxLength: 20 },
+      allowBridges: { maxLength: 1000 },
+      denyBridges: { maxLength: 1000 },
     },
   },
   errors: partnerErrors,
   operation: /* GraphQL */ `
     query BridgeQuote($input: BridgeQuoteInput!) {
       bridgeQuote(input: $input) { id fromChain toChain fromToken toToken fromAmount toAmount toAmountMin gasCostUSD feeCostUSD
-        fromAmountUSD toAmountUSD bridgeProvider estimatedTimeSeconds
-        transactionData { from to data value gasLimit gasPrice chainId } }
+        fromAmountUSD toAmountUSD bridgeProvider aggregator estimatedTimeSeconds expiresAt approvalAddress
+        transactionData { from to data value gasLimit gasPrice chainId }
+        approvalTransaction { from to data value gasLimit gasPrice chainId } serializedTransaction }
     }
   `,
   body: { routes: 'bridgeQuote' },

@@ -21,7 +21,7 @@ export const partnersBridgeStatus = defineRoute<Data, BridgeStatusQueryVariables
   operation: /* GraphQL */ `
     query BridgeStatus($txHash: String!, $bridge: String, $routeId: ID) {
       bridgeStatus(txHash: $txHash, bridge: $bridge, routeId: $routeId) {
-        status bridge progress message
+        status bridge aggregator substatus substatusMessage progress message
         fromTx { txHash txLink chainId gasUsed gasPrice timestamp }
         toTx { txHash txLink chainId gasUsed gasPrice timestamp }
       }

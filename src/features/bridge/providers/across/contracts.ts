@@ -2,7 +2,7 @@ import type { Address } from 'viem';
 
 /**
  * SpokePool `depositV3`, as Across documents it for depositors ("Selected Contract Functions") and as
- * the V3 SpokePool exposes it. Deposits are payable: sending native ETH means `msg.value` equals
+ * the V3 SpokePool exposes it. The Swap API builds this call itself; tests decode its calldata with it. Deposits are payable: sending native ETH means `msg.value` equals
  * `inputAmount` with `inputToken` set to the wrapped native token.
  */
 export const SPOKE_POOL_DEPOSIT_V3_ABI = [
@@ -27,19 +27,6 @@ export const SPOKE_POOL_DEPOSIT_V3_ABI = [
     outputs: [],
   },
 ] as const;
-
-/**
- * Origin SpokePool per chain, from Across's contract address reference (docs.across.to/reference/
- * contract-addresses). Used only when /suggested-fees does not name `spokePoolAddress`.
- */
-export const SPOKE_POOLS: Readonly<Record<number, Address>> = {
-  1: '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5',
-  10: '0x6f26Bf09B1C792e3228e5467807a900A503c0281',
-  56: '0x4e8E101924eDE233C13e2D8622DC8aED2872d505',
-  137: '0x9295ee1d8C5b022Be115A2AD3c30C72E34e7F096',
-  8453: '0x09aea4b2242abC8bb4BB78D537A67a245A7bEC64',
-  42161: '0xe35e9842fceaCA96570B734083f4a58e8F7C5f2A',
-};
 
 /**
  * Wrapped native token per chain. Across's API takes the wrapped address for a native asset ("For

@@ -19,8 +19,6 @@ const DEPOSITOR = '0x552008c0f6870c2f77e5cC1d2eb9bdff03e30Ea0';
 const RECIPIENT = '0x718648C8c531F91b528A7757dD2bE813c3940608';
 const USDC_ARB = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
 const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-const WETH_MAINNET = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
-const WETH_BASE = '0x4200000000000000000000000000000000000006';
 const NATIVE = '0x0000000000000000000000000000000000000000';
 const ARB_SPOKE_POOL = '0xe35e9842fceaCA96570B734083f4a58e8F7C5f2A';
 const MAINNET_SPOKE_POOL = '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5';
@@ -57,6 +55,10 @@ const usdcRequest: QuoteRequest = {
   fromAddress: DEPOSITOR,
   toAddress: RECIPIENT,
   slippage: 0.005,
+  order: 'CHEAPEST',
+  allowBridges: [],
+  denyBridges: [],
+  maxRoutes: 5,
 };
 
 const ethRequest: QuoteRequest = {
@@ -68,6 +70,10 @@ const ethRequest: QuoteRequest = {
   fromAddress: DEPOSITOR,
   toAddress: DEPOSITOR,
   slippage: 0.03,
+  order: 'CHEAPEST',
+  allowBridges: [],
+  denyBridges: [],
+  maxRoutes: 5,
 };
 
 function decodeDeposit(data: string) {
@@ -146,18 +152,31 @@ describe('createAcrossProvider', () => {
     expect(upstream.requests()).toHaveLength(0);
   });
 
-  it('quote: one route whose calldata is depositV3 to the origin SpokePool with the quoted amounts', async () => {
-    upstream.reply('/api/suggested-fees', { json: fixture('suggested-fees-usdc-arbitrum-base.json') });
+  it('quote: one route from /swap/approval, with its swapTx, spender and approval passed through', async () => {
+    const answer = fixture('swap-approval-usdc-arbitrum-base.json') as {
+      swapTx: { data: string };
+      approvalTxns: { to: string; data: string }[];
+    };
+    upstream.reply('/api/swap/approval', { json: answer });
     serveMetadata();
-    const routes = await provider().quote(usdcRequest);
-    expect(upstream.requests('/api/suggested-fees')[0]?.query).toEqual({
+    const routes = await provider({ apiKey: 'k-123', integratorId: '0x00ab' }).quote({
+      ...usdcRequest,
+      toAddress: DEPOSITOR,
+    });
+    const request = upstream.requests('/api/swap/approval')[0];
+    expect(request?.query).toEqual({
+      tradeType: 'exactInput',
+      amount: '100000000',
       inputToken: USDC_ARB,
       outputToken: USDC_BASE,
       originChainId: '42161',
       destinationChainId: '8453',
-      amount: '100000000',
-      recipient: RECIPIENT,
+      depositor: DEPOSITOR,
+      recipient: DEPOSITOR,
+      slippage: '0.005',
+      integratorId: '0x00ab',
     });
+    expect(request?.headers.authorization).toBe('Bearer k-123');
     expect(routes).toHaveLength(1);
     const [route] = routes;
     expect(route).toMatchObject({
@@ -166,89 +185,81 @@ describe('createAcrossProvider', () => {
       fromToken: USDC_ARB,
       toToken: USDC_BASE,
       fromAmount: '100000000',
-      // amount − totalRelayFee.total (100000)
-      toAmount: '99900000',
-      toAmountMin: '99400500',
-      gasCostUSD: '0',
-      feeCostUSD: '0.099985',
+      toAmount: '99880000',
+      toAmountMin: '99880000',
+      gasCostUSD: '0.0066',
+      feeCostUSD: '0.12',
       fromAmountUSD: '99.9851',
-      toAmountUSD: '99.885114',
       bridgeProvider: 'across',
+      aggregator: 'across',
       estimatedTimeSeconds: 2,
+      approvalAddress: ARB_SPOKE_POOL,
+      approvalTransaction: { from: DEPOSITOR, to: USDC_ARB, data: answer.approvalTxns[0]?.data, chainId: 42161 },
     });
-    expect(route?.transactionData).toMatchObject({
+    expect(route?.transactionData).toEqual({
       from: DEPOSITOR,
       to: ARB_SPOKE_POOL,
+      data: answer.swapTx.data,
       value: '0',
       gasLimit: '0',
       gasPrice: '0',
       chainId: 42161,
     });
-    expect(decodeDeposit(route?.transactionData.data ?? '')).toEqual([
-      DEPOSITOR,
-      RECIPIENT,
-      USDC_ARB,
-      USDC_BASE,
-      100_000_000n,
-      99_900_000n,
-      8453n,
-      NATIVE,
-      1737000000,
-      1737000000 + 3600,
-      0,
-      '0x',
-    ]);
-    expect(route?.tracking).toMatchObject({ originChainId: 42161, destinationChainId: 8453, fillDeadline: 1737003600 });
+    expect(route?.tracking).toMatchObject({ quoteId: 'a1c3e5f7-across-quote', allowanceSufficient: false });
   });
 
-  it('quote: native ETH deposits WETH with msg.value, and uses outputAmount, fillDeadline and exclusivity when given', async () => {
-    upstream.reply('/api/suggested-fees', { json: fixture('suggested-fees-weth-mainnet-base.json') });
+  it('quote: native ETH needs no approval; value, gas and fee figures come from the answer', async () => {
+    upstream.reply('/api/swap/approval', { json: fixture('swap-approval-eth-mainnet-base.json') });
     serveMetadata();
     const [route] = await provider().quote(ethRequest);
-    const query = upstream.requests('/api/suggested-fees')[0]?.query;
-    expect(query).toMatchObject({ inputToken: WETH_MAINNET, outputToken: WETH_BASE, amount: '1000000000000000000' });
+    const query = upstream.requests('/api/swap/approval')[0]?.query;
+    expect(query).toMatchObject({ inputToken: NATIVE, outputToken: NATIVE, amount: '1000000000000000000' });
+    expect(query?.integratorId).toBeUndefined();
+    expect(upstream.requests('/api/swap/approval')[0]?.headers.authorization).toBeUndefined();
     expect(route).toMatchObject({
       fromToken: NATIVE,
       toToken: NATIVE,
       toAmount: '999487700000000000',
       toAmountMin: '969503069000000000',
       feeCostUSD: '1.622049',
-      fromAmountUSD: '3166.21',
-      toAmountUSD: '3164.58795',
+      gasCostUSD: '5.6992',
       estimatedTimeSeconds: 24,
     });
-    // No spokePoolAddress in this answer: the per-chain table supplies Ethereum's SpokePool.
-    expect(route?.transactionData).toMatchObject({ to: MAINNET_SPOKE_POOL, value: '1000000000000000000', chainId: 1 });
-    expect(decodeDeposit(route?.transactionData.data ?? '')).toEqual([
-      DEPOSITOR,
-      DEPOSITOR,
-      WETH_MAINNET,
-      WETH_BASE,
-      10n ** 18n,
-      999487700000000000n,
-      8453n,
-      '0x394311A6Aaa0D8E3411D8b62DE4578D41322d1bD',
-      1737000012,
-      1737010812,
-      12,
-      '0x',
-    ]);
+    expect(route?.approvalAddress).toBeUndefined();
+    expect(route?.approvalTransaction).toBeUndefined();
+    expect(route?.transactionData).toMatchObject({
+      to: MAINNET_SPOKE_POOL,
+      value: '1000000000000000000',
+      gasLimit: '98000',
+      gasPrice: '12000000000',
+      chainId: 1,
+    });
+    expect(decodeDeposit(route?.transactionData.data ?? '')[5]).toBe(999487700000000000n);
+  });
+
+  it('quote: a token needing two approvals (reset, then approve) is not offered', async () => {
+    const answer = fixture('swap-approval-usdc-arbitrum-base.json') as { approvalTxns: unknown[] };
+    upstream.reply('/api/swap/approval', {
+      json: { ...answer, approvalTxns: [answer.approvalTxns[0], answer.approvalTxns[0]] },
+    });
+    serveMetadata();
+    expect(await provider().quote(usdcRequest)).toEqual([]);
   });
 
   it('quote: still answers when token metadata is unavailable, with USD values of "0"', async () => {
-    upstream.reply('/api/suggested-fees', { json: fixture('suggested-fees-usdc-arbitrum-base.json') });
+    upstream.reply('/api/swap/approval', { json: fixture('swap-approval-usdc-arbitrum-base.json') });
     upstream.reply('/api/swap/tokens', { status: 404, json: { message: 'Not found' } });
     const [route] = await provider().quote(usdcRequest);
-    expect(route).toMatchObject({ toAmount: '99900000', feeCostUSD: '0', fromAmountUSD: '0', toAmountUSD: '0' });
+    expect(route).toMatchObject({ toAmount: '99880000', fromAmountUSD: '0', toAmountUSD: '0' });
   });
 
   it('quote: reuses token metadata within its TTL', async () => {
-    upstream.reply('/api/suggested-fees', { json: fixture('suggested-fees-usdc-arbitrum-base.json') });
+    upstream.reply('/api/swap/approval', { json: fixture('swap-approval-usdc-arbitrum-base.json') });
     serveMetadata();
     const across = provider();
     await across.quote(usdcRequest);
     await across.quote(usdcRequest);
-    expect(upstream.count('/api/suggested-fees')).toBe(2);
+    expect(upstream.count('/api/swap/approval')).toBe(2);
     expect(upstream.count('/api/swap/tokens')).toBe(2); // one per chain, not per quote
   });
 
@@ -262,23 +273,23 @@ describe('createAcrossProvider', () => {
     expect(upstream.requests()).toHaveLength(0);
   });
 
-  it('quote: 404, ROUTE_NOT_ENABLED, AMOUNT_TOO_LOW and isAmountTooLow are "no route"', async () => {
+  it('quote: 404, ROUTE_NOT_ENABLED, AMOUNT_TOO_LOW and an answer without swapTx are "no route"', async () => {
     serveMetadata();
-    const too = { ...(fixture('suggested-fees-usdc-arbitrum-base.json') as object), isAmountTooLow: true };
-    upstream.sequence('/api/suggested-fees', [
+    const noTx = { ...(fixture('swap-approval-usdc-arbitrum-base.json') as object), swapTx: undefined };
+    upstream.sequence('/api/swap/approval', [
       { status: 404, json: { type: 'AcrossApiError', status: 404, message: 'Not found' } },
-      { status: 400, json: fixture('suggested-fees-route-disabled-400.json') },
-      { status: 400, json: fixture('suggested-fees-amount-too-low-400.json') },
-      { json: too },
+      { status: 400, json: fixture('swap-approval-route-disabled-400.json') },
+      { status: 400, json: fixture('swap-approval-amount-too-low-400.json') },
+      { json: noTx },
     ]);
     const across = provider();
     for (let i = 0; i < 4; i++) expect(await across.quote(usdcRequest)).toEqual([]);
-    expect(upstream.count('/api/suggested-fees')).toBe(4);
+    expect(upstream.count('/api/swap/approval')).toBe(4);
   });
 
   it('quote: INVALID_PARAM is a client error with Across message', async () => {
     serveMetadata();
-    upstream.reply('/api/suggested-fees', { status: 400, json: fixture('suggested-fees-invalid-param-400.json') });
+    upstream.reply('/api/swap/approval', { status: 400, json: fixture('swap-approval-invalid-param-400.json') });
     const err = await failure(provider().quote(usdcRequest));
     expect(isUpstreamClientError(err)).toBe(true);
     expect((err as UpstreamHttpError).upstreamMessage).toBe(
@@ -288,17 +299,17 @@ describe('createAcrossProvider', () => {
 
   it('quote: retries a 5xx and returns the later answer', async () => {
     serveMetadata();
-    upstream.sequence('/api/suggested-fees', [
+    upstream.sequence('/api/swap/approval', [
       { status: 500, json: { type: 'AcrossApiError', code: 'UPSTREAM_RPC_ERROR', status: 500, message: 'rpc' } },
-      { json: fixture('suggested-fees-usdc-arbitrum-base.json') },
+      { json: fixture('swap-approval-usdc-arbitrum-base.json') },
     ]);
     expect(await provider().quote(usdcRequest)).toHaveLength(1);
-    expect(upstream.count('/api/suggested-fees')).toBe(2);
+    expect(upstream.count('/api/swap/approval')).toBe(2);
   });
 
   it('quote: a hanging upstream ends in UpstreamUnavailableError(timeout)', async () => {
     serveMetadata();
-    upstream.reply('/api/suggested-fees', { hang: true });
+    upstream.reply('/api/swap/approval', { hang: true });
     const err = await failure(provider().quote(usdcRequest));
     expect(err).toBeInstanceOf(UpstreamUnavailableError);
     expect((err as UpstreamUnavailableError).reason).toBe('timeout');
@@ -324,7 +335,7 @@ describe('createAcrossProvider', () => {
       expect(upstream.requests('/api/deposit/status')[0]?.query).toEqual({ depositTxnRef: deposit });
       expect(answer).toEqual({
         status: 'DONE',
-        substatus: 'filled',
+        substatus: 'FILLED',
         bridge: 'across',
         message: 'Filled on the destination chain',
         fromTx: {
@@ -354,15 +365,15 @@ describe('createAcrossProvider', () => {
       ]);
       const across = provider();
       const pending = await across.transferStatus({ txHash: deposit });
-      expect(pending).toMatchObject({ status: 'PENDING', substatus: 'pending' });
+      expect(pending).toMatchObject({ status: 'PENDING', substatus: 'PENDING' });
       expect(pending?.toTx).toBeUndefined();
       expect(await across.transferStatus({ txHash: deposit })).toMatchObject({
         status: 'FAILED',
-        substatus: 'expired',
+        substatus: 'EXPIRED',
       });
       expect(await across.transferStatus({ txHash: deposit })).toMatchObject({
         status: 'FAILED',
-        substatus: 'refunded',
+        substatus: 'REFUNDED',
       });
     });
 

@@ -1,4 +1,4 @@
-import { type Address, encodeFunctionData, getAddress, isAddress } from 'viem';
+import { type Address, getAddress, isAddress } from 'viem';
 import { chainByEvmId, explorerTxLink, NATIVE_EVM } from '../../../../platform/chains/registry.js';
 import {
   createHttpClient,
@@ -21,7 +21,7 @@ import type {
   StatusQuery,
   TxInfo,
 } from '../types.js';
-import { SPOKE_POOL_DEPOSIT_V3_ABI, SPOKE_POOLS, WRAPPED_NATIVE } from './contracts.js';
+import { WRAPPED_NATIVE } from './contracts.js';
 
 export const ACROSS_DEFAULT_BASE_URL = 'https://app.across.to/api';
 const NAME = 'across';
@@ -35,12 +35,10 @@ export interface AcrossProviderOptions {
   /** Longest answer body read; the HTTP client's default when unset. */
   maxBodyBytes?: number | undefined;
   enabled: boolean;
-  /**
-   * Seconds after the quote timestamp until an unfilled deposit expires and is refunded, used when
-   * /suggested-fees does not give `fillDeadline`. It must stay under the SpokePool's
-   * fillDeadlineBuffer or the deposit reverts; fills normally land within seconds to minutes.
-   */
-  fillDeadlineSeconds?: number;
+  /** Sent as `Authorization: Bearer` on every call (production use of the Across API needs one). */
+  apiKey?: string | undefined;
+  /** 2-byte hex integrator id, sent as `integratorId` with every quote. */
+  integratorId?: string | undefined;
   /** How long token metadata from /swap/tokens is reused (Across asks for at most 300 s of caching). */
   tokenMetadataTtlMs?: number;
   http?: Pick<HttpClientOptions, 'breaker' | 'backoff' | 'sleep' | 'now'>;
@@ -68,23 +66,33 @@ interface AcrossTokenInfo {
   priceUsd?: string | number | null;
 }
 
-interface FeeComponent {
-  pct: string;
-  total: string;
+/** Unsigned transaction of the Swap API (`swapTx`, `approvalTxns[]`). */
+interface SwapApiTx {
+  chainId?: number;
+  to: string;
+  data: string;
+  value?: string;
+  gas?: string;
+  maxFeePerGas?: string;
+  gasPrice?: string;
 }
 
-/** /suggested-fees answer; older deployments name the fill time `estimatedFillTimeSec`, the reference `expectedFillTimeSec`. */
-interface SuggestedFees {
-  totalRelayFee: FeeComponent;
-  timestamp: string | number;
-  isAmountTooLow?: boolean;
-  exclusiveRelayer?: string;
-  exclusivityDeadline?: string | number;
-  spokePoolAddress?: string;
-  estimatedFillTimeSec?: number;
-  expectedFillTimeSec?: number;
-  outputAmount?: string;
-  fillDeadline?: string | number;
+interface SwapApiFee {
+  amount?: string;
+  amountUsd?: string;
+}
+
+/** GET /swap/approval answer (across-protocol/frontend `buildBaseSwapResponseJson`); only what we read. */
+interface SwapApproval {
+  id?: string;
+  checks?: { allowance?: { token: string; spender: string; actual: string; expected: string } };
+  approvalTxns?: SwapApiTx[];
+  inputAmount?: string;
+  expectedOutputAmount: string;
+  minOutputAmount?: string;
+  expectedFillTime?: number;
+  fees?: { total?: SwapApiFee; originGas?: SwapApiFee };
+  swapTx?: SwapApiTx;
 }
 
 /** /deposit/status answer. */
@@ -101,7 +109,13 @@ interface DepositStatus {
 }
 
 /** Across error codes that mean "no route for this request" rather than "bad request". */
-const NO_ROUTE_CODES = new Set(['ROUTE_NOT_ENABLED', 'AMOUNT_TOO_LOW', 'AMOUNT_TOO_HIGH']);
+const NO_ROUTE_CODES = new Set([
+  'ROUTE_NOT_ENABLED',
+  'AMOUNT_TOO_LOW',
+  'AMOUNT_TOO_HIGH',
+  'SWAP_LIQUIDITY_INSUFFICIENT',
+  'SWAP_QUOTE_UNAVAILABLE',
+]);
 
 export function createAcrossProvider(options: AcrossProviderOptions): BridgeProvider {
   if (!options.enabled) {
@@ -117,11 +131,12 @@ export function createAcrossProvider(options: AcrossProviderOptions): BridgeProv
     timeoutMs: options.timeoutMs ?? 10_000,
     retries: options.retries ?? 2,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
     ...options.http,
   });
   return new AcrossProvider(
     http,
-    options.fillDeadlineSeconds ?? 3_600,
+    options.integratorId,
     options.tokenMetadataTtlMs ?? 60_000,
     options.http?.now ?? Date.now,
   );
@@ -134,7 +149,7 @@ class AcrossProvider implements BridgeProvider {
 
   constructor(
     private readonly http: HttpClient,
-    private readonly fillDeadlineSeconds: number,
+    private readonly integratorId: string | undefined,
     private readonly metadataTtlMs: number,
     private readonly now: () => number,
   ) {}
@@ -200,6 +215,11 @@ class AcrossProvider implements BridgeProvider {
     return out;
   }
 
+  /**
+   * One route from the Swap API's /swap/approval (the migration guide's replacement for
+   * /suggested-fees): Across builds the deposit and any approval itself, after checking the
+   * wallet's allowance. Across bridges itself only, so the bridge lists have nothing to send.
+   */
   async quote(request: QuoteRequest, signal?: AbortSignal): Promise<ProviderRoute[]> {
     // Across is EVM to EVM only.
     const originChainId = evmChainId(request.fromChain);
@@ -210,10 +230,6 @@ class AcrossProvider implements BridgeProvider {
     const fromToken = evmAddress(request.fromToken);
     const toToken = evmAddress(request.toToken);
     if (!depositor || !recipient || !fromToken || !toToken) return [];
-    const nativeInput = fromToken === ZERO_ADDRESS;
-    const inputToken = nativeInput ? WRAPPED_NATIVE[originChainId] : fromToken;
-    const outputToken = toToken === ZERO_ADDRESS ? WRAPPED_NATIVE[destinationChainId] : toToken;
-    if (!inputToken || !outputToken) return [];
     const amount = request.fromAmount;
 
     // USD figures are a nicety: a metadata outage must not cost the caller the route.
@@ -221,96 +237,102 @@ class AcrossProvider implements BridgeProvider {
       this.tokenMetadata(originChainId, signal).catch(() => undefined),
       this.tokenMetadata(destinationChainId, signal).catch(() => undefined),
     ]);
-    let fees: SuggestedFees;
+    let quote: SwapApproval;
     try {
-      fees = await this.http.getJson<SuggestedFees>(
-        '/suggested-fees',
-        { inputToken, outputToken, originChainId, destinationChainId, amount, recipient },
+      quote = await this.http.getJson<SwapApproval>(
+        '/swap/approval',
+        {
+          tradeType: 'exactInput',
+          amount,
+          inputToken: fromToken,
+          outputToken: toToken,
+          originChainId,
+          destinationChainId,
+          depositor,
+          recipient,
+          slippage: request.slippage,
+          integratorId: this.integratorId,
+        },
         { signal },
       );
     } catch (err) {
       if (isNoRoute(err)) return [];
       throw err;
     }
-    if (fees.isAmountTooLow === true) return [];
-
-    const totalFee = requireBigInt(fees.totalRelayFee?.total, 'totalRelayFee.total');
-    const outputAmount =
-      fees.outputAmount !== undefined ? requireBigInt(fees.outputAmount, 'outputAmount') : amount - totalFee;
+    const tx = quote.swapTx;
+    if (!tx?.to || !tx.data) return [];
+    const spokePool = evmAddress(tx.to);
+    if (!spokePool) throw new UpstreamError(NAME, 'unexpected answer: swapTx.to is not an address');
+    const outputAmount = requireBigInt(quote.expectedOutputAmount, 'expectedOutputAmount');
     if (outputAmount <= 0n) return [];
-    const quoteTimestamp = requireUint32(fees.timestamp, 'timestamp');
-    const fillDeadline =
-      fees.fillDeadline !== undefined
-        ? requireUint32(fees.fillDeadline, 'fillDeadline')
-        : quoteTimestamp + this.fillDeadlineSeconds;
-    const exclusivityDeadline =
-      fees.exclusivityDeadline !== undefined ? requireUint32(fees.exclusivityDeadline, 'exclusivityDeadline') : 0;
-    const exclusiveRelayer = fees.exclusiveRelayer ? evmAddress(fees.exclusiveRelayer) : ZERO_ADDRESS;
-    if (!exclusiveRelayer) throw new UpstreamError(NAME, 'unexpected answer: exclusiveRelayer is not an address');
-    const spokePool = fees.spokePoolAddress ? evmAddress(fees.spokePoolAddress) : SPOKE_POOLS[originChainId];
-    if (!spokePool) return [];
-
-    const data = encodeFunctionData({
-      abi: SPOKE_POOL_DEPOSIT_V3_ABI,
-      functionName: 'depositV3',
-      args: [
-        depositor,
-        recipient,
-        inputToken,
-        outputToken,
-        amount,
-        outputAmount,
-        BigInt(destinationChainId),
-        exclusiveRelayer,
-        quoteTimestamp,
-        fillDeadline,
-        exclusivityDeadline,
-        '0x',
-      ],
-    });
+    const minOutput =
+      quote.minOutputAmount !== undefined
+        ? requireBigInt(quote.minOutputAmount, 'minOutputAmount')
+        : applySlippage(outputAmount, request.slippage);
+    // Tokens such as USDT need approve(0) before a new allowance: two transactions a route cannot carry.
+    if ((quote.approvalTxns?.length ?? 0) > 1) return [];
+    const approvalTx = quote.approvalTxns?.[0];
+    const allowance = quote.checks?.allowance;
+    const spender =
+      allowance?.spender && allowance.spender !== ZERO_ADDRESS ? evmAddress(allowance.spender) : undefined;
+    const allowanceSufficient =
+      allowance !== undefined && toIntegerString(allowance.actual) !== undefined && !approvalTx
+        ? BigInt(toIntegerString(allowance.actual) as string) >= amount
+        : false;
 
     const [originTokens, destinationTokens] = await usd;
-    const inInfo = originTokens?.get(fromToken) ?? originTokens?.get(inputToken.toLowerCase());
-    const outInfo = destinationTokens?.get(toToken) ?? destinationTokens?.get(outputToken.toLowerCase());
+    const inInfo = originTokens?.get(fromToken.toLowerCase());
+    const outInfo = destinationTokens?.get(toToken.toLowerCase());
     const inUsd = (value: bigint) => (inInfo ? usdValue(value, inInfo.decimals, inInfo.priceUsd) : undefined) ?? '0';
-
+    const chainId = tx.chainId ?? originChainId;
     return [
       {
         fromChain: request.fromChain,
         toChain: request.toChain,
         fromToken: request.fromToken,
         toToken: request.toToken,
-        fromAmount: amount.toString(),
+        fromAmount: (quote.inputAmount !== undefined
+          ? requireBigInt(quote.inputAmount, 'inputAmount')
+          : amount
+        ).toString(),
         toAmount: outputAmount.toString(),
-        // A relayer fills exactly outputAmount or the deposit is refunded, so this is a conservative
-        // floor, reported with the caller's slippage like every other provider's routes.
-        toAmountMin: applySlippage(outputAmount, request.slippage).toString(),
-        // Across quotes the destination gas it charges inside the relay fee; origin gas is not quoted.
-        gasCostUSD: '0',
-        feeCostUSD: inUsd(totalFee),
+        toAmountMin: minOutput.toString(),
+        gasCostUSD: toDecimalString(quote.fees?.originGas?.amountUsd) ?? '0',
+        feeCostUSD: toDecimalString(quote.fees?.total?.amountUsd) ?? '0',
         fromAmountUSD: inUsd(amount),
         toAmountUSD: (outInfo ? usdValue(outputAmount, outInfo.decimals, outInfo.priceUsd) : undefined) ?? '0',
         bridgeProvider: NAME,
-        estimatedTimeSeconds: Math.max(0, Math.round(fees.estimatedFillTimeSec ?? fees.expectedFillTimeSec ?? 0)),
+        aggregator: NAME,
+        estimatedTimeSeconds: Math.max(0, Math.round(quote.expectedFillTime ?? 0)),
         transactionData: {
           from: depositor,
           to: spokePool,
-          data,
-          value: nativeInput ? amount.toString() : '0',
-          // Across quotes no origin gas; "0" tells the wallet to estimate.
-          gasLimit: '0',
-          gasPrice: '0',
-          chainId: originChainId,
+          data: tx.data,
+          value: toIntegerString(tx.value) ?? '0',
+          gasLimit: toIntegerString(tx.gas) ?? '0',
+          gasPrice: toIntegerString(tx.gasPrice) ?? toIntegerString(tx.maxFeePerGas) ?? '0',
+          chainId,
         },
+        ...(spender ? { approvalAddress: spender } : {}),
+        ...(approvalTx
+          ? {
+              approvalTransaction: {
+                from: depositor,
+                to: approvalTx.to,
+                data: approvalTx.data,
+                value: '0',
+                gasLimit: toIntegerString(approvalTx.gas) ?? '0',
+                gasPrice: '0',
+                chainId: approvalTx.chainId ?? chainId,
+              },
+            }
+          : {}),
         tracking: {
           originChainId,
           destinationChainId,
           spokePool,
-          inputToken,
-          outputToken,
-          outputAmount: outputAmount.toString(),
-          quoteTimestamp,
-          fillDeadline,
+          ...(quote.id ? { quoteId: quote.id } : {}),
+          allowanceSufficient,
         },
       },
     ];
@@ -332,7 +354,8 @@ class AcrossProvider implements BridgeProvider {
     }
     if (typeof body?.status !== 'string') throw new UpstreamError(NAME, 'deposit status answer without a status');
     const { status, message } = mapStatus(body.status);
-    const answer: ProviderStatusAnswer = { status, bridge: NAME, substatus: body.status, message };
+    // Across's states (filled, pending, expired, refunded) as substatus, in LI.FI's upper case.
+    const answer: ProviderStatusAnswer = { status, bridge: NAME, substatus: body.status.toUpperCase(), message };
     const originChainId = body.originChainId ?? (query.fromChain ? evmChainId(query.fromChain) : undefined);
     const fromTx = txInfo(body.depositTxnRef ?? body.depositTxHash ?? query.txHash, originChainId);
     if (fromTx) answer.fromTx = fromTx;
@@ -429,14 +452,6 @@ function requireBigInt(value: unknown, what: string): bigint {
   const v = toIntegerString(value);
   if (v === undefined) throw new UpstreamError(NAME, `unexpected answer: ${what} is not an integer amount`);
   return BigInt(v);
-}
-
-function requireUint32(value: unknown, what: string): number {
-  const v = toIntegerString(value);
-  const n = v === undefined ? Number.NaN : Number(v);
-  if (!Number.isSafeInteger(n) || n > 0xffffffff)
-    throw new UpstreamError(NAME, `unexpected answer: ${what} is not a uint32`);
-  return n;
 }
 
 function disabledProvider(status: ProviderStatus): BridgeProvider {

@@ -47,7 +47,22 @@ const usdcRequest: QuoteRequest = {
   fromAddress: WALLET,
   toAddress: WALLET,
   slippage: 0.005,
+  order: 'CHEAPEST',
+  allowBridges: [],
+  denyBridges: [],
+  maxRoutes: 5,
 };
+
+/**
+ * LI.FI's two-call flow for a documented step: /advanced/routes lists it without its transaction,
+ * /advanced/stepTransaction gives it back with `transactionRequest`.
+ */
+function replyStep(name: string): void {
+  const step = fixture(name) as Record<string, unknown>;
+  const { transactionRequest: _tx, ...bare } = step;
+  upstream.reply('/v1/advanced/routes', { json: { routes: [{ id: 'r1', steps: [bare] }] } });
+  upstream.reply('/v1/advanced/stepTransaction', { json: step });
+}
 
 async function failure(p: Promise<unknown>): Promise<unknown> {
   try {
@@ -133,18 +148,20 @@ describe('createLifiProvider', () => {
   });
 
   it('quote: sends LI.FI chain ids and maps estimate + transactionRequest exactly', async () => {
-    upstream.reply('/v1/quote', { json: fixture('quote-usdc-arbitrum-base.json') });
+    replyStep('quote-usdc-arbitrum-base.json');
     const routes = await provider().quote(usdcRequest);
-    expect(upstream.requests('/v1/quote')[0]?.query).toEqual({
-      fromChain: '42161',
-      toChain: '8453',
-      fromToken: USDC_ARB,
-      toToken: USDC_BASE,
+    expect(upstream.requests('/v1/advanced/routes')[0]?.body).toEqual({
+      fromChainId: 42161,
+      toChainId: 8453,
+      fromTokenAddress: USDC_ARB,
+      toTokenAddress: USDC_BASE,
       fromAmount: '100000000',
       fromAddress: WALLET,
       toAddress: WALLET,
-      slippage: '0.005',
+      options: { slippage: 0.005, order: 'CHEAPEST', allowSwitchChain: false },
     });
+    // The step is sent back as LI.FI listed it, to get its transaction.
+    expect(upstream.requests('/v1/advanced/stepTransaction')[0]?.body).toMatchObject({ tool: 'across', type: 'lifi' });
     expect(routes).toEqual([
       {
         fromChain: 'eip155:42161',
@@ -158,7 +175,9 @@ describe('createLifiProvider', () => {
         feeCostUSD: '0.3011',
         fromAmountUSD: '99.9850',
         toAmountUSD: '99.8363',
-        bridgeProvider: 'lifi',
+        bridgeProvider: 'across',
+        aggregator: 'lifi',
+        approvalAddress: DIAMOND,
         estimatedTimeSeconds: 53,
         transactionData: {
           from: WALLET,
@@ -176,14 +195,13 @@ describe('createLifiProvider', () => {
           stepType: 'lifi',
           fromChainId: 42161,
           toChainId: 8453,
-          approvalAddress: DIAMOND,
         },
       },
     ]);
   });
 
   it('quote: native ETH keeps the hex value as a decimal string and sums every gas cost', async () => {
-    upstream.reply('/v1/quote', { json: fixture('quote-eth-mainnet-base.json') });
+    replyStep('quote-eth-mainnet-base.json');
     const [route] = await provider().quote({
       ...usdcRequest,
       fromChain: 'eip155:1',
@@ -203,14 +221,47 @@ describe('createLifiProvider', () => {
   });
 
   it('quote: 404 "no quote" is no route, not an error', async () => {
-    upstream.reply('/v1/quote', { status: 404, json: fixture('quote-no-route-404.json') });
+    upstream.reply('/v1/advanced/routes', { status: 404, json: fixture('quote-no-route-404.json') });
     expect(await provider().quote(usdcRequest)).toEqual([]);
-    expect(upstream.count('/v1/quote')).toBe(1);
+    expect(upstream.count('/v1/advanced/routes')).toBe(1);
   });
 
   it('quote: a NoQuoteError code on another 4xx is no route too', async () => {
-    upstream.reply('/v1/quote', { status: 422, json: { message: 'No available quotes', code: 1002 } });
+    upstream.reply('/v1/advanced/routes', { status: 422, json: { message: 'No available quotes', code: 1002 } });
     expect(await provider().quote(usdcRequest)).toEqual([]);
+  });
+
+  it('quote: passes order, bridge lists, integrator and fee; skips multi-step routes; caps at maxRoutes', async () => {
+    const step = fixture('quote-usdc-arbitrum-base.json') as Record<string, unknown>;
+    const { transactionRequest: _tx, ...bare } = step;
+    const single = { steps: [bare] };
+    upstream.reply('/v1/advanced/routes', {
+      json: { routes: [{ steps: [bare, bare] }, single, single, single] },
+    });
+    upstream.reply('/v1/advanced/stepTransaction', { json: step });
+    const routes = await provider({ integrator: { integrator: 'cipgate', fee: 0.002 } }).quote({
+      ...usdcRequest,
+      order: 'FASTEST',
+      allowBridges: ['across', 'stargateV2'],
+      denyBridges: ['hop'],
+      maxRoutes: 2,
+    });
+    expect(upstream.requests('/v1/advanced/routes')[0]?.body).toMatchObject({
+      options: {
+        order: 'FASTEST',
+        bridges: { allow: ['across', 'stargateV2'], deny: ['hop'] },
+        integrator: 'cipgate',
+        fee: 0.002,
+      },
+    });
+    expect(routes).toHaveLength(2);
+    expect(upstream.count('/v1/advanced/stepTransaction')).toBe(2);
+  });
+
+  it('quote: every step transaction failing is the upstream failing, not "no route"', async () => {
+    replyStep('quote-usdc-arbitrum-base.json');
+    upstream.reply('/v1/advanced/stepTransaction', { status: 400, json: { message: 'step expired', code: 1011 } });
+    expect(isUpstreamClientError(await failure(provider().quote(usdcRequest)))).toBe(true);
   });
 
   it('quote: a chain LI.FI does not serve gives [] without a call', async () => {
@@ -219,23 +270,25 @@ describe('createLifiProvider', () => {
   });
 
   it('quote: 400 surfaces as a client error carrying LI.FI message', async () => {
-    upstream.reply('/v1/quote', { status: 400, json: fixture('quote-invalid-400.json') });
+    upstream.reply('/v1/advanced/routes', { status: 400, json: fixture('quote-invalid-400.json') });
     const err = await failure(provider().quote(usdcRequest));
     expect(isUpstreamClientError(err)).toBe(true);
     expect((err as UpstreamHttpError).status).toBe(400);
     expect((err as UpstreamHttpError).upstreamMessage).toBe('Invalid request: fromAddress must be a valid address');
-    expect(upstream.count('/v1/quote')).toBe(1);
+    expect(upstream.count('/v1/advanced/routes')).toBe(1);
   });
 
   it('quote: retries a 5xx and returns the later answer', async () => {
-    upstream.sequence('/v1/quote', [{ status: 502 }, { json: fixture('quote-usdc-arbitrum-base.json') }]);
+    replyStep('quote-usdc-arbitrum-base.json');
+    const listed = fixture('quote-usdc-arbitrum-base.json');
+    upstream.sequence('/v1/advanced/stepTransaction', [{ status: 502 }, { json: listed }]);
     const routes = await provider().quote(usdcRequest);
     expect(routes).toHaveLength(1);
-    expect(upstream.count('/v1/quote')).toBe(2);
+    expect(upstream.count('/v1/advanced/stepTransaction')).toBe(2);
   });
 
   it('quote: a hanging upstream ends in UpstreamUnavailableError(timeout)', async () => {
-    upstream.reply('/v1/quote', { hang: true });
+    upstream.reply('/v1/advanced/routes', { hang: true });
     const err = await failure(provider().quote(usdcRequest));
     expect(err).toBeInstanceOf(UpstreamUnavailableError);
     expect((err as UpstreamUnavailableError).reason).toBe('timeout');
@@ -243,13 +296,13 @@ describe('createLifiProvider', () => {
   });
 
   it('opens the circuit after repeated failures and then fails fast', async () => {
-    upstream.reply('/v1/quote', { status: 503, json: { message: 'maintenance' } });
+    upstream.reply('/v1/advanced/routes', { status: 503, json: { message: 'maintenance' } });
     const lifi = provider();
     for (let i = 0; i < 3; i++) await failure(lifi.quote(usdcRequest));
-    expect(upstream.count('/v1/quote')).toBe(6);
+    expect(upstream.count('/v1/advanced/routes')).toBe(6);
     const err = await failure(lifi.quote(usdcRequest));
     expect((err as UpstreamUnavailableError).reason).toBe('circuit_open');
-    expect(upstream.count('/v1/quote')).toBe(6);
+    expect(upstream.count('/v1/advanced/routes')).toBe(6);
   });
 
   describe('transferStatus', () => {
@@ -272,7 +325,9 @@ describe('createLifiProvider', () => {
       expect(answer).toEqual({
         status: 'DONE',
         substatus: 'COMPLETED',
+        substatusMessage: 'The transfer is complete.',
         bridge: 'lifi',
+        tool: 'across',
         message: 'The transfer is complete.',
         fromTx: {
           txHash: arbTx,
@@ -321,6 +376,7 @@ describe('createLifiProvider', () => {
         status: 'NOT_FOUND',
         bridge: 'lifi',
         message: 'The bridge could not be determined for this transaction.',
+        substatusMessage: 'The bridge could not be determined for this transaction.',
       });
     });
 

@@ -13,6 +13,7 @@ import type {
   BridgeProvider,
   BridgeStatusValue,
   BridgeToken,
+  IntegratorSettings,
   ProviderRoute,
   ProviderStatusAnswer,
   QuoteRequest,
@@ -34,8 +35,15 @@ export interface LifiProviderOptions {
   /** Longest answer body read; the HTTP client's default when unset. */
   maxBodyBytes?: number | undefined;
   enabled: boolean;
+  /** Operator's integrator name and fee (BRIDGE_INTEGRATOR, BRIDGE_FEE), sent with every route request. */
+  integrator?: IntegratorSettings;
   /** Overrides of the HTTP client's resilience settings (tests use short ones). */
   http?: Pick<Parameters<typeof createHttpClient>[0], 'breaker' | 'backoff' | 'sleep'>;
+}
+
+/** POST /advanced/routes answer (`@lifi/types` RoutesResponse); a route's steps carry no transaction yet. */
+interface LifiRoutesResponse {
+  routes?: { id?: string; steps?: LifiStep[] }[];
 }
 
 /** Wire shapes, after `@lifi/types` (api.ts, step.ts, chains, tokens); only what we read. */
@@ -134,14 +142,17 @@ export function createLifiProvider(options: LifiProviderOptions): BridgeProvider
     headers: options.apiKey ? { 'x-lifi-api-key': options.apiKey } : {},
     ...options.http,
   });
-  return new LifiProvider(http);
+  return new LifiProvider(http, options.integrator ?? {});
 }
 
 class LifiProvider implements BridgeProvider {
   readonly name = NAME;
   readonly status: ProviderStatus = enabled;
 
-  constructor(private readonly http: HttpClient) {}
+  constructor(
+    private readonly http: HttpClient,
+    private readonly integrator: IntegratorSettings,
+  ) {}
 
   async chains(signal?: AbortSignal): Promise<BridgeChain[]> {
     // Only the chain families cipgate can express in CAIP-2; LI.FI also lists MVM and TVM chains.
@@ -191,23 +202,44 @@ class LifiProvider implements BridgeProvider {
     });
   }
 
+  /**
+   * Several routes through /advanced/routes (ranked by LI.FI in the order asked, with the bridge
+   * lists applied upstream), then each single-step route's transaction from /advanced/stepTransaction.
+   * A multi-step route needs several signed transactions over time, which one route answer cannot
+   * carry, so it is skipped.
+   */
   async quote(request: QuoteRequest, signal?: AbortSignal): Promise<ProviderRoute[]> {
-    const fromChain = caip2ToLifiChain(request.fromChain);
-    const toChain = caip2ToLifiChain(request.toChain);
-    if (fromChain === undefined || toChain === undefined) return [];
-    let step: LifiStep;
+    const fromChainId = caip2ToLifiChain(request.fromChain);
+    const toChainId = caip2ToLifiChain(request.toChain);
+    if (fromChainId === undefined || toChainId === undefined) return [];
+    const { integrator, fee } = this.integrator;
+    let body: LifiRoutesResponse;
     try {
-      step = await this.http.getJson<LifiStep>(
-        '/quote',
+      body = await this.http.postJson<LifiRoutesResponse>(
+        '/advanced/routes',
         {
-          fromChain,
-          toChain,
-          fromToken: request.fromToken,
-          toToken: request.toToken,
-          fromAmount: request.fromAmount,
+          fromChainId,
+          toChainId,
+          fromTokenAddress: request.fromToken,
+          toTokenAddress: request.toToken,
+          fromAmount: request.fromAmount.toString(),
           fromAddress: request.fromAddress,
           toAddress: request.toAddress,
-          slippage: request.slippage,
+          options: {
+            slippage: request.slippage,
+            order: request.order,
+            allowSwitchChain: false,
+            ...(request.allowBridges.length || request.denyBridges.length
+              ? {
+                  bridges: {
+                    ...(request.allowBridges.length ? { allow: request.allowBridges } : {}),
+                    ...(request.denyBridges.length ? { deny: request.denyBridges } : {}),
+                  },
+                }
+              : {}),
+            ...(integrator ? { integrator } : {}),
+            ...(integrator && fee ? { fee } : {}),
+          },
         },
         { signal },
       );
@@ -215,12 +247,28 @@ class LifiProvider implements BridgeProvider {
       if (isNoRoute(err)) return [];
       throw err;
     }
-    const route = this.toRoute(step, request);
-    return route ? [route] : [];
+    const candidates = expectArray(body?.routes, 'routes.routes')
+      .filter((r) => r.steps?.length === 1)
+      .slice(0, request.maxRoutes)
+      .map((r) => r.steps?.[0] as LifiStep);
+    const settled = await Promise.allSettled(
+      candidates.map((step) => this.http.postJson<LifiStep>('/advanced/stepTransaction', step, { signal })),
+    );
+    const routes: ProviderRoute[] = [];
+    for (const outcome of settled) {
+      if (outcome.status === 'fulfilled') {
+        const route = this.toRoute(outcome.value, request);
+        if (route) routes.push(route);
+      }
+    }
+    // Every transaction request failed: that is the upstream failing, not "no route".
+    const failure = settled.find((o) => o.status === 'rejected');
+    if (routes.length === 0 && failure) throw failure.reason;
+    return routes;
   }
 
   async transferStatus(query: StatusQuery): Promise<ProviderStatusAnswer | null> {
-    const tool = typeof query.tracking?.tool === 'string' ? query.tracking.tool : undefined;
+    const tool = typeof query.tracking?.tool === 'string' ? query.tracking.tool : query.bridgeTool;
     let body: LifiStatus;
     try {
       body = await this.http.getJson<LifiStatus>(
@@ -263,8 +311,12 @@ class LifiProvider implements BridgeProvider {
       feeCostUSD: sumDecimals((estimate.feeCosts ?? []).map((c) => c.amountUSD)),
       fromAmountUSD: toDecimalString(estimate.fromAmountUSD) ?? '0',
       toAmountUSD: toDecimalString(estimate.toAmountUSD) ?? '0',
-      bridgeProvider: NAME,
+      bridgeProvider: (step.tool || NAME).toLowerCase(),
+      aggregator: NAME,
       estimatedTimeSeconds: Math.max(0, Math.round(Number(estimate.executionDuration) || 0)),
+      ...(estimate.approvalAddress ? { approvalAddress: estimate.approvalAddress } : {}),
+      // LI.FI answers a Solana source with the base64 serialised transaction in `data`.
+      ...(fromChain.startsWith('solana:') ? { serializedTransaction: tx.data } : {}),
       transactionData: {
         from: tx.from ?? action.fromAddress ?? request.fromAddress,
         to: tx.to ?? '',
@@ -281,7 +333,6 @@ class LifiProvider implements BridgeProvider {
         stepType: step.type,
         fromChainId: action.fromChainId,
         toChainId: action.toChainId,
-        ...(estimate.approvalAddress ? { approvalAddress: estimate.approvalAddress } : {}),
       },
     };
   }
@@ -289,9 +340,11 @@ class LifiProvider implements BridgeProvider {
   private toStatus(body: LifiStatus): ProviderStatusAnswer {
     const status = mapStatus(body.status);
     const answer: ProviderStatusAnswer = { status, bridge: NAME };
+    if (body.tool) answer.tool = body.tool.toLowerCase();
     // An unknown top-level status is kept as the substatus so the caller's message still says it.
     const substatus = body.substatus ?? (isKnownStatus(body.status) ? undefined : body.status);
     if (substatus) answer.substatus = substatus;
+    if (body.substatusMessage) answer.substatusMessage = body.substatusMessage;
     const message =
       body.substatusMessage ?? (body.status === 'INVALID' ? 'LI.FI cannot track this transfer' : undefined);
     if (message) answer.message = message;

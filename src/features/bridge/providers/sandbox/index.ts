@@ -176,8 +176,11 @@ export function createSandboxProvider(options: SandboxOptions = {}): BridgeProvi
         fromAmountUSD: formatUsd(usdValue(request.fromAmount, fromDecimals, from.price)),
         toAmountUSD: formatUsd(usdValue(toAmount, toDecimals, to.price)),
         bridgeProvider: SANDBOX_PROVIDER,
+        aggregator: SANDBOX_PROVIDER,
         estimatedTimeSeconds,
         transactionData,
+        // The sandbox's deposit contract pulls an ERC-20 source itself, so it is the spender.
+        ...(!native && request.fromChain.startsWith('eip155:') ? { approvalAddress: transactionData.to } : {}),
         tracking: { ...tracking },
       },
     ];

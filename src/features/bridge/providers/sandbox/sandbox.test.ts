@@ -32,6 +32,10 @@ const WBTC_ETH = '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599';
 const USDC_SOL = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 
 const request = (over: Partial<QuoteRequest>): QuoteRequest => ({
+  order: 'CHEAPEST',
+  allowBridges: [],
+  denyBridges: [],
+  maxRoutes: 5,
   fromChain: 'eip155:1',
   toChain: 'eip155:8453',
   fromToken: NATIVE_EVM,
