@@ -4,6 +4,10 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 /** A quote request; the same parameters as GET /partners/bridge/quote. */
 export type BridgeQuoteInput = {
+  /** Comma list of bridge names a route may use (e.g. "across,stargatev2"); default: any. */
+  allowBridges?: string | null | undefined;
+  /** Comma list of bridge names a route must not use. */
+  denyBridges?: string | null | undefined;
   /** Source wallet address. */
   fromAddress: string;
   /** Amount in the source token's smallest unit, a decimal integer string. */
@@ -12,6 +16,10 @@ export type BridgeQuoteInput = {
   fromChain: string;
   /** Source token address. */
   fromToken: string;
+  /** Most routes answered, 1 to 20; default 5. */
+  maxRoutes?: number | null | undefined;
+  /** CHEAPEST (default: most received net of costs first) or FASTEST (shortest estimated time first). */
+  order?: string | null | undefined;
   /** Tolerance as a fraction in (0, 0.5]; default 0.03. */
   slippage?: number | null | undefined;
   /** Destination wallet; defaults to fromAddress when both chains share an address format. */
@@ -56,7 +64,7 @@ export type BridgeQuoteQueryVariables = Exact<{
 }>;
 
 
-export type BridgeQuoteQuery = { bridgeQuote: Array<{ id: string, fromChain: string, toChain: string, fromToken: string, toToken: string, fromAmount: string, toAmount: string, toAmountMin: string, gasCostUSD: string, feeCostUSD: string, fromAmountUSD: string, toAmountUSD: string, bridgeProvider: string, estimatedTimeSeconds: number, transactionData: { from: string, to: string, data: string, value: string, gasLimit: string, gasPrice: string, chainId: number } }> };
+export type BridgeQuoteQuery = { bridgeQuote: Array<{ id: string, fromChain: string, toChain: string, fromToken: string, toToken: string, fromAmount: string, toAmount: string, toAmountMin: string, gasCostUSD: string, feeCostUSD: string, fromAmountUSD: string, toAmountUSD: string, bridgeProvider: string, aggregator: string, estimatedTimeSeconds: number, expiresAt: number, approvalAddress: string | null, serializedTransaction: string | null, transactionData: { from: string, to: string, data: string, value: string, gasLimit: string, gasPrice: string, chainId: number }, approvalTransaction: { from: string, to: string, data: string, value: string, gasLimit: string, gasPrice: string, chainId: number } | null }> };
 
 export type BridgeStatusQueryVariables = Exact<{
   txHash: string;
@@ -65,7 +73,7 @@ export type BridgeStatusQueryVariables = Exact<{
 }>;
 
 
-export type BridgeStatusQuery = { bridgeStatus: { status: string, bridge: string, progress: number, message: string, fromTx: { txHash: string, txLink: string, chainId: number, gasUsed: string, gasPrice: string, timestamp: number }, toTx: { txHash: string, txLink: string, chainId: number, gasUsed: string, gasPrice: string, timestamp: number } | null } };
+export type BridgeStatusQuery = { bridgeStatus: { status: string, bridge: string, aggregator: string | null, substatus: string | null, substatusMessage: string | null, progress: number, message: string, fromTx: { txHash: string, txLink: string, chainId: number, gasUsed: string, gasPrice: string, timestamp: number }, toTx: { txHash: string, txLink: string, chainId: number, gasUsed: string, gasPrice: string, timestamp: number } | null } };
 
 export type BridgeTokensQueryVariables = Exact<{
   caip2Id: string;
@@ -74,14 +82,6 @@ export type BridgeTokensQueryVariables = Exact<{
 
 export type BridgeTokensQuery = { bridgeTokens: { caip2Id: string, tokens: Array<{ address: string, symbol: string, name: string, decimals: number, logoURI: string, priceUSD: string | null }> } };
 
-export type IdentitySearchQueryVariables = Exact<{
-  query: string;
-  page: number;
-  perPage: number;
-}>;
-
-
-export type IdentitySearchQuery = { identitySearch: { results: Array<{ name: string, ownerAddress: string | null, source: string, provider: string, providerName: string, caip2Id: string, avatar: string | null, logoURI: string, url: string, expireAt: string | null, registeredAt: string | null, multichainAddresses: Array<{ address: string, caip2Id: string, chainName: string | null, symbol: string | null }>, txtRecords: Array<{ key: string, value: string, type: string }> }>, pagination: { page: number, perPage: number, total: number, totalPages: number } } };
 export type DeleteWebhookMutationVariables = Exact<{
   id: string | number;
 }>;
@@ -109,6 +109,14 @@ export type RegisterWebhookMutationVariables = Exact<{
 
 export type RegisterWebhookMutation = { registerWebhook: { id: string, url: string, createdAt: string, secret: string } };
 
+export type IdentitySearchQueryVariables = Exact<{
+  query: string;
+  page: number;
+  perPage: number;
+}>;
+
+
+export type IdentitySearchQuery = { identitySearch: { results: Array<{ name: string, ownerAddress: string | null, source: string, provider: string, providerName: string, caip2Id: string, avatar: string | null, logoURI: string, url: string, expireAt: string | null, registeredAt: string | null, multichainAddresses: Array<{ address: string, caip2Id: string, chainName: string | null, symbol: string | null }>, txtRecords: Array<{ key: string, value: string, type: string }> }>, pagination: { page: number, perPage: number, total: number, totalPages: number } } };
 
 export type PublicIdentityAddressQueryVariables = Exact<{
   name: string;
