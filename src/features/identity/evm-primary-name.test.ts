@@ -4,6 +4,7 @@ import { type Anvil, startAnvil } from '../../../test/support/anvil.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { closedPortUrl } from '../../../test/support/closed-port.js';
 import { deployEns, testAccount } from '../../../test/support/ens-deploy.js';
+import { postGraphql } from '../../../test/support/graphql.js';
 import { evmCoinType } from '../../platform/chains/registry.js';
 
 /**
@@ -66,12 +67,7 @@ const QUERY = `query($address: String!, $chainId: Int) {
 }`;
 
 async function primaryName(target: TestApp, apiKey: string | undefined, variables: Record<string, unknown>) {
-  const res = await target.http.inject({
-    method: 'POST',
-    url: '/graphql',
-    headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
-    payload: { query: QUERY, variables },
-  });
+  const res = await postGraphql(target, { query: QUERY, variables }, apiKey);
   return res.json() as {
     data?: { evmPrimaryName: { name: string; address: string; chainId: number; provider: string } | null } | null;
     errors?: { extensions: { code: string } }[];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { type EndlessUpstream, startEndlessUpstream } from '../../../test/support/endless-upstream.js';
+import { postGraphql } from '../../../test/support/graphql.js';
 import { type Standin, startStandin } from '../../../test/support/http-standin.js';
 import { ConfigError, loadConfig } from '../../platform/config.js';
 import { importNames } from '../resolution/registry/import.js';
@@ -24,15 +25,14 @@ const get = (app: TestApp, apiKey: string, query: string) =>
     headers: { 'x-api-key': apiKey },
   });
 const gql = (app: TestApp, apiKey: string, query: string) =>
-  app.http.inject({
-    method: 'POST',
-    url: '/graphql',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    payload: {
+  postGraphql(
+    app,
+    {
       query: 'query($q: String!) { identitySearch(query: $q) { results { name } unavailableProviders } }',
       variables: { q: query },
     },
-  });
+    apiKey,
+  );
 const credits = async (app: TestApp, apiKey: string) =>
   (await app.http.inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': apiKey } })).json() as {
     creditBalance: number;

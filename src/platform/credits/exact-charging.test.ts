@@ -4,6 +4,7 @@ import { Query, Resolver } from 'type-graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { createPartner, subgraphs } from '../../../test/support/features.js';
+import { postGraphql } from '../../../test/support/graphql.js';
 import { withMetered } from '../../../test/support/paid-subgraph.js';
 import { useTestApp } from '../../../test/support/use-app.js';
 import { UnpricedFieldError } from '../gateway/prices.js';
@@ -32,12 +33,27 @@ describe('exactly one charge per delivered answer', () => {
   const app = useTestApp({}, { subgraphs: withMetered() });
 
   const gql = (apiKey: string, query: string, headers: Record<string, string> = {}) =>
-    app.http.inject({
-      method: 'POST',
-      url: '/graphql',
-      headers: { 'content-type': 'application/json', 'x-api-key': apiKey, ...headers },
-      payload: { query },
-    });
+    postGraphql(app, { query }, apiKey, headers);
+  type Settle = typeof app.services.ledger.settle;
+  /**
+   * Runs `body` with the ledger's settle replaced by `wrap(real, n)` on its n-th call (from 1), so a
+   * test can make one call fail the way a database does; answers how many calls there were.
+   */
+  const withSettle = async (wrap: (real: Settle, call: number) => Settle, body: () => Promise<void>) => {
+    const ledger = app.services.ledger;
+    const real: Settle = ledger.settle.bind(ledger);
+    let calls = 0;
+    ledger.settle = (...args) => {
+      calls += 1;
+      return wrap(real, calls)(...args);
+    };
+    try {
+      await body();
+    } finally {
+      ledger.settle = real;
+    }
+    return calls;
+  };
   /** Balance, usage, holds and ledger of a partner once its settlements in flight are done. */
   const books = async (id: string) => {
     await app.services.ledger.whenSettled(id);
@@ -88,15 +104,14 @@ describe('exactly one charge per delivered answer', () => {
 
   it('does not charge a field skipped by @skip/@include', async () => {
     const { id, apiKey } = await app.partner(5);
-    const res = await app.http.inject({
-      method: 'POST',
-      url: '/graphql',
-      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-      payload: {
+    const res = await postGraphql(
+      app,
+      {
         query: 'query ($no: Boolean!) { meteredTwo @include(if: $no) meteredEcho(text: "s") @skip(if: $no) }',
         variables: { no: false },
       },
-    });
+      apiKey,
+    );
     expect(res.json()).toEqual({ data: { meteredEcho: 's' }, extensions: { credits: { charged: 1, remaining: 4 } } });
     expect(await books(id)).toMatchObject({ balance: 4, usage: 1 });
   });
@@ -178,42 +193,34 @@ describe('exactly one charge per delivered answer', () => {
 
   it('retries a settlement the database refused, and charges exactly once', async () => {
     const { id, apiKey } = await app.partner(10);
-    const ledger = app.services.ledger;
-    const real = ledger.settle.bind(ledger);
-    let calls = 0;
-    ledger.settle = async (...args: Parameters<typeof real>) => {
-      calls += 1;
-      if (calls === 1) throw Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
-      return real(...args);
-    };
-    try {
+    const refuseFirst = (real: Settle, call: number): Settle =>
+      call === 1
+        ? async () => {
+            throw Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
+          }
+        : real;
+    const calls = await withSettle(refuseFirst, async () => {
       const res = await gql(apiKey, '{ meteredTwo }');
       expect(res.json()).toEqual({ data: { meteredTwo: 2 }, extensions: { credits: { charged: 2, remaining: 8 } } });
       expect(await books(id)).toMatchObject({ balance: 8, usage: 2, reserved: 0, charges: 1 });
-      expect(calls).toBe(2);
-    } finally {
-      ledger.settle = real;
-    }
+    });
+    expect(calls).toBe(2);
   });
 
   it('does not charge twice when a settlement committed but its reply was lost', async () => {
     const { id, apiKey } = await app.partner(10);
-    const ledger = app.services.ledger;
-    const real = ledger.settle.bind(ledger);
-    let calls = 0;
-    ledger.settle = async (...args: Parameters<typeof real>) => {
-      calls += 1;
-      const charged = await real(...args);
-      if (calls === 1) throw new Error('Connection terminated unexpectedly');
-      return charged;
-    };
-    try {
+    const loseFirstReply = (real: Settle, call: number): Settle =>
+      call === 1
+        ? async (...args) => {
+            await real(...args);
+            throw new Error('Connection terminated unexpectedly');
+          }
+        : real;
+    const calls = await withSettle(loseFirstReply, async () => {
       expect((await gql(apiKey, '{ meteredTwo meteredEcho(text: "l") }')).statusCode).toBe(200);
       expect(await books(id)).toMatchObject({ balance: 7, usage: 3, reserved: 0, charges: 2 });
-      expect(calls).toBe(2);
-    } finally {
-      ledger.settle = real;
-    }
+    });
+    expect(calls).toBe(2);
   });
 });
 
@@ -231,16 +238,7 @@ describe('Idempotency-Key', () => {
   });
 
   const gql = (target: TestApp, apiKey: string, query: string, key?: string) =>
-    target.http.inject({
-      method: 'POST',
-      url: '/graphql',
-      headers: {
-        'content-type': 'application/json',
-        'x-api-key': apiKey,
-        ...(key === undefined ? {} : { 'idempotency-key': key }),
-      },
-      payload: { query },
-    });
+    postGraphql(target, { query }, apiKey, key === undefined ? {} : { 'idempotency-key': key });
   const usage = async (target: TestApp, id: string) => {
     await target.services.ledger.whenSettled(id);
     const [p] = await target.services.db.query<Record<string, number | string>>(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/support/app.js';
+import { postGraphql } from '../../../test/support/graphql.js';
 import { withMetered } from '../../../test/support/paid-subgraph.js';
 import { useTestApp } from '../../../test/support/use-app.js';
 import { httpStatusOfResult } from './errors.js';
@@ -9,13 +10,7 @@ type Body = { data?: Record<string, unknown> | null; errors?: { message: string;
 describe('HTTP statuses on /graphql', () => {
   const app = useTestApp({}, { subgraphs: withMetered() });
 
-  const post = (payload: Record<string, unknown>, apiKey?: string) =>
-    app.http.inject({
-      method: 'POST',
-      url: '/graphql',
-      headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
-      payload,
-    });
+  const post = (payload: Record<string, unknown>, apiKey?: string) => postGraphql(app, payload, apiKey);
   const stats = async (apiKey: string) =>
     (await app.http.inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': apiKey } })).json();
   const expectError = (res: { statusCode: number; json(): unknown }, status: number, code: string) => {
@@ -125,12 +120,7 @@ describe('field suggestions follow the explorer switch', () => {
     it(`GRAPHQL_EXPLORER=${explorer}: ${explorer ? 'suggests' : 'does not suggest'} field names`, async () => {
       const app = await startTestApp({ GRAPHQL_EXPLORER: String(explorer) });
       try {
-        const res = await app.http.inject({
-          method: 'POST',
-          url: '/graphql',
-          headers: { 'content-type': 'application/json' },
-          payload: { query: '{ bridgeChain { caip2Id } }' },
-        });
+        const res = await postGraphql(app, { query: '{ bridgeChain { caip2Id } }' });
         expect(res.statusCode).toBe(400);
         const message = (res.json() as Body).errors?.[0]?.message ?? '';
         expect(message).toContain('Cannot query field "bridgeChain" on type "Query"');
@@ -138,15 +128,14 @@ describe('field suggestions follow the explorer switch', () => {
         expect(message.includes('bridgeChains')).toBe(explorer);
         // Variables are checked while executing, not validating: their errors suggest names too.
         const { apiKey } = await app.partner(10);
-        const variable = await app.http.inject({
-          method: 'POST',
-          url: '/graphql',
-          headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-          payload: {
+        const variable = await postGraphql(
+          app,
+          {
             query: 'query Q($i: BridgeQuoteInput!) { bridgeQuote(input: $i) { id } }',
             variables: { i: { fromChian: 'eip155:1' } },
           },
-        });
+          apiKey,
+        );
         expect(variable.statusCode).toBe(400);
         const messages = ((variable.json() as Body).errors ?? []).map((e) => e.message).join('\n');
         expect(messages).toContain('Field "fromChian" is not defined by type "BridgeQuoteInput"');
