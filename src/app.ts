@@ -118,7 +118,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // After auth (it needs the partner): charging follows delivery, and Idempotency-Key replays answers.
   await http.register(deliveryPlugin);
-  await http.register(idempotencyPlugin, { db, staleAfterMs: config.credits.reservationTtlMs });
+  await http.register(idempotencyPlugin, {
+    db,
+    staleAfterMs: config.credits.reservationTtlMs,
+    settled: (partnerId) => services.ledger.whenSettled(partnerId),
+  });
   // Before every route (swagger records routes as they are added); caching last, as it ends in compression.
   await http.register(openapiPlugin, { operations: restRoutes, prices: supergraph.prices });
   await http.register(pagesPlugin, { explorer: config.graphqlExplorer });

@@ -34,7 +34,15 @@ function requestHash(request: FastifyRequest): string {
  * Records live in the database, so the guarantee holds across processes.
  */
 export const idempotencyPlugin = fp(
-  async (app: FastifyInstance, opts: { db: Database; staleAfterMs: number }) => {
+  async (
+    app: FastifyInstance,
+    opts: {
+      db: Database;
+      staleAfterMs: number;
+      /** Resolves once this process's settlements in flight for the partner are done (the ledger's). */
+      settled?: (partnerId: string) => Promise<void>;
+    },
+  ) => {
     const { db } = opts;
     app.addHook('preHandler', async (request, reply) => {
       const header = request.headers['idempotency-key'];
@@ -52,12 +60,22 @@ export const idempotencyPlugin = fp(
            values (?, ?, ?, 'pending', ?, ?) on conflict (partner_id, idempotency_key) do nothing`,
           [partnerId, key, hash, now, new Date(now.getTime() + RETENTION_MS)],
         );
+      const read = async () =>
+        (
+          await db.query<StoredRecord>(
+            `select request_hash, state, status_code, content_type, body, created_at from idempotency_record
+              where partner_id = ? and idempotency_key = ?`,
+            [partnerId, key],
+          )
+        )[0];
       if ((await claim()) !== 1) {
-        const [record] = await db.query<StoredRecord>(
-          `select request_hash, state, status_code, content_type, body, created_at from idempotency_record
-            where partner_id = ? and idempotency_key = ?`,
-          [partnerId, key],
-        );
+        let record = await read();
+        // The first request may have answered already and be settling in this process (the answer is
+        // stored with its charge): wait for that rather than answer "in progress" to a prompt retry.
+        if (record?.state === 'pending' && opts.settled) {
+          await opts.settled(partnerId);
+          record = await read();
+        }
         const age = record ? now.getTime() - new Date(record.created_at).getTime() : Number.POSITIVE_INFINITY;
         const expired = age > RETENTION_MS;
         // A pending record older than a credit hold belongs to a process that died mid-request.
