@@ -133,7 +133,8 @@ class ForwardingDataSource extends RemoteGraphQLDataSource<RequestContext> {
   ) {
     // A stalled subgraph must not hold the caller's request open.
     const fetcher: RemoteGraphQLDataSource['fetcher'] = (target, init) =>
-      fetch(target, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      // The gateway's fetcher type allows a Buffer body, which the DOM RequestInit type does not name.
+      fetch(target, { ...init, signal: AbortSignal.timeout(timeoutMs) } as RequestInit);
     super({ url, fetcher });
   }
 

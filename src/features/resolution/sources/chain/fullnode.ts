@@ -76,7 +76,7 @@ export class Fullnode {
           request.body === undefined
             ? undefined
             : request.body instanceof Uint8Array
-              ? request.body
+              ? (request.body as BodyInit)
               : JSON.stringify(request.body),
         signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
       });
