@@ -5,8 +5,8 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { creditsPlugin } from '../credits/plugin.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.js';
 import { upstreamUnavailable } from '../errors.js';
-import type { RequestContext } from '../graphql/context.js';
 import { CompiledOperations } from '../graphql/compiled.js';
+import type { RequestContext } from '../graphql/context.js';
 import { graphqlHttpStatusPlugin, withoutSuggestions } from '../graphql/errors.js';
 import {
   formatLimitError,
