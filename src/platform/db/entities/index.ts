@@ -6,8 +6,8 @@ import { BridgeFollow, BridgeWebhook, BridgeWebhookDelivery } from './webhooks.j
 export * from './accounts.js';
 export * from './bridge.js';
 export * from './mns.js';
-export * from './webhooks.js';
 export { SchemaNamingStrategy } from './naming.js';
+export * from './webhooks.js';
 
 /** Every table the migrations create, as MikroORM entities (entities.test.ts proves they match). */
 export const allEntities = [
