@@ -204,7 +204,7 @@ describe.skipIf(usingPostgres())('SQLite write lock held by another process', ()
       other.close();
     }
     const ok = await graphql(app, '{ meteredEcho(text: "x") }', apiKey);
-    expect(ok.json()).toEqual({ data: { meteredEcho: 'x' } });
+    expect(ok.json()).toEqual({ data: { meteredEcho: 'x' }, extensions: { credits: { charged: 1, remaining: 9 } } });
     const [row] = await app.services.db.query<{ b: number }>('select credit_balance as b from partner where id = ?', [
       id,
     ]);

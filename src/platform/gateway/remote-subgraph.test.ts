@@ -108,7 +108,10 @@ describe('subgraphs served by their own processes', () => {
       'x-request-id': 'remote-trace-42',
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ data: { meteredEcho: 'over the wire' } });
+    expect(res.json()).toEqual({
+      data: { meteredEcho: 'over the wire' },
+      extensions: { credits: { charged: 1, remaining: 4 } },
+    });
     expect(await balanceOf(id)).toEqual({ balance: 4, usage: 1, reserved: 0 });
     // The subgraph's own log line carries the gateway's request id.
     await expect.poll(() => meteredLog, { timeout: 5000 }).toContain('"reqId":"remote-trace-42"');
@@ -152,7 +155,10 @@ describe('subgraphs served by their own processes', () => {
 
     // The gateway still works after all that.
     const res = await graphql(query, { 'x-api-key': apiKey });
-    expect(res.json()).toEqual({ data: { meteredEcho: 'free?' } });
+    expect(res.json()).toEqual({
+      data: { meteredEcho: 'free?' },
+      extensions: { credits: { charged: 1, remaining: 4 } },
+    });
     expect(await balanceOf(id)).toEqual({ balance: 4, usage: 1, reserved: 0 });
   });
 

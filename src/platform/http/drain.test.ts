@@ -21,7 +21,10 @@ describe('SIGTERM', () => {
       server.process.kill('SIGTERM');
       const res = await inFlight;
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ data: { meteredSlow: 'slow' } });
+      expect(await res.json()).toEqual({
+        data: { meteredSlow: 'slow' },
+        extensions: { credits: { charged: 1, remaining: 4 } },
+      });
       expect(await exited).toBe(0);
     } finally {
       await server.stop();
