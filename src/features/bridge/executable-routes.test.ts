@@ -21,25 +21,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Anvil, startAnvil } from '../../../test/support/anvil.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { type Standin, startStandin } from '../../../test/support/http-standin.js';
+import { usdcQuery } from './bridge.test-helper.js';
+import { FIXTURE_WALLET, USDC_ARB, USDC_BASE } from './providers/provider.test-helper.js';
+import type { TransactionData as Tx } from './providers/types.js';
 
 const fixture = (dir: string, name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../../test/fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
 
-const WALLET = '0x552008c0f6870c2f77e5cC1d2eb9bdff03e30Ea0';
-const USDC_ARB = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
-const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const WALLET = FIXTURE_WALLET;
 const LIFI_DIAMOND = '0x1231DEB6f5749EF6cE6943a275A1D3E7486F4EaE';
 const SPOKE_ARB = '0xe35e9842fceaCA96570B734083f4a58e8F7C5f2A';
 
-interface Tx {
-  from: string;
-  to: string;
-  data: string;
-  value: string;
-  gasLimit: string;
-  gasPrice: string;
-  chainId: number;
-}
 interface RouteBody {
   id: string;
   bridgeProvider: string;
@@ -117,19 +109,7 @@ describe('bridge quotes against the LI.FI and Across stand-ins', () => {
 
   const get = (url: string) => app.http.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
   const balance = async () => (await get('/partners/stats')).json().creditBalance as number;
-  const quote = (extra: Record<string, string> = {}) =>
-    get(
-      `/partners/bridge/quote?${new URLSearchParams({
-        fromChain: 'eip155:42161',
-        toChain: 'eip155:8453',
-        fromToken: USDC_ARB,
-        toToken: USDC_BASE,
-        fromAmount: '100000000',
-        fromAddress: WALLET,
-        slippage: '0.005',
-        ...extra,
-      })}`,
-    );
+  const quote = (extra: Record<string, string> = {}) => get(`/partners/bridge/quote?${usdcQuery(extra)}`);
 
   it('an ERC-20 route carries approvalAddress and an approve(spender, amount) transaction; names the real bridge', async () => {
     const res = await quote();

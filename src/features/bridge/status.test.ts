@@ -10,6 +10,7 @@ import { type Anvil, startAnvil } from '../../../test/support/anvil.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { type Standin, startStandin } from '../../../test/support/http-standin.js';
 import { NATIVE_EVM } from '../../platform/chains/registry.js';
+import type { TransactionData } from './providers/types.js';
 
 const lifiFixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../../test/fixtures/lifi/${name}`, import.meta.url), 'utf8'));
@@ -21,15 +22,7 @@ const UNKNOWN = `0x${'5a'.repeat(32)}`;
 interface RouteBody {
   id: string;
   estimatedTimeSeconds: number;
-  transactionData: {
-    from: string;
-    to: string;
-    data: string;
-    value: string;
-    gasLimit: string;
-    gasPrice: string;
-    chainId: number;
-  };
+  transactionData: TransactionData;
 }
 
 describe('bridge status with an RPC for the source chain', () => {

@@ -80,16 +80,7 @@ export function isWalletAddress(family: ChainFamily, value: string): boolean {
 
 /** Token addresses: contracts on EVM, mints on Solana; Bitcoin has only its native coin. */
 export function isTokenAddress(family: ChainFamily, value: string): boolean {
-  switch (family) {
-    case 'evm':
-      return isEvmAddress(value);
-    case 'solana':
-      return isSolanaAddress(value);
-    case 'bitcoin':
-      return value === NATIVE_BITCOIN;
-    default:
-      return false;
-  }
+  return family === 'bitcoin' ? value === NATIVE_BITCOIN : isWalletAddress(family, value);
 }
 
 const NATIVE_HINT: Partial<Record<ChainFamily, string>> = {
