@@ -1,13 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { decodeFunctionData, type Hex } from 'viem';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Standin, startStandin } from '../../../../../test/support/http-standin.js';
-import {
-  isUpstreamClientError,
-  type UpstreamHttpError,
-  UpstreamUnavailableError,
-} from '../../../../platform/upstream/index.js';
+import { describe, expect, it } from 'vitest';
+import { isUpstreamClientError, type UpstreamHttpError } from '../../../../platform/upstream/index.js';
 import { UpstreamError } from '../../../../platform/upstream/status.js';
+import {
+  expectUnavailable,
+  FIXTURE_WALLET,
+  failure,
+  standinPerTest,
+  standinProviderOptions,
+  USDC_ARB,
+  USDC_BASE,
+  USDC_REQUEST,
+} from '../provider.test-helper.js';
 import type { BridgeProvider, QuoteRequest } from '../types.js';
 import { SPOKE_POOL_DEPOSIT_V3_ABI } from './contracts.js';
 import { type AcrossProviderOptions, createAcrossProvider } from './provider.js';
@@ -15,51 +20,23 @@ import { type AcrossProviderOptions, createAcrossProvider } from './provider.js'
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../../../../test/fixtures/across/${name}`, import.meta.url), 'utf8'));
 
-const DEPOSITOR = '0x552008c0f6870c2f77e5cC1d2eb9bdff03e30Ea0';
+const DEPOSITOR = FIXTURE_WALLET;
 const RECIPIENT = '0x718648C8c531F91b528A7757dD2bE813c3940608';
-const USDC_ARB = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
-const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const NATIVE = '0x0000000000000000000000000000000000000000';
 const ARB_SPOKE_POOL = '0xe35e9842fceaCA96570B734083f4a58e8F7C5f2A';
 const MAINNET_SPOKE_POOL = '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5';
 
-let upstream: Standin;
-beforeEach(async () => {
-  upstream = await startStandin();
-});
-afterEach(async () => {
-  await upstream.close();
-});
+const upstream = standinPerTest();
 
 function provider(overrides: Partial<AcrossProviderOptions> = {}): BridgeProvider {
-  return createAcrossProvider({
-    baseUrl: `${upstream.url}/api`,
-    enabled: true,
-    timeoutMs: 150,
-    retries: 1,
-    http: { backoff: { baseMs: 2, maxMs: 5 }, breaker: { failureThreshold: 3, cooldownMs: 60_000 } },
-    ...overrides,
-  });
+  return createAcrossProvider({ ...standinProviderOptions(upstream, '/api'), ...overrides });
 }
 
 function serveMetadata(): void {
   upstream.reply('/api/swap/tokens', (req) => ({ json: fixture(`swap-tokens-${req.query.chainId}.json`) }));
 }
 
-const usdcRequest: QuoteRequest = {
-  fromChain: 'eip155:42161',
-  toChain: 'eip155:8453',
-  fromToken: USDC_ARB,
-  toToken: USDC_BASE,
-  fromAmount: 100_000_000n,
-  fromAddress: DEPOSITOR,
-  toAddress: RECIPIENT,
-  slippage: 0.005,
-  order: 'CHEAPEST',
-  allowBridges: [],
-  denyBridges: [],
-  maxRoutes: 5,
-};
+const usdcRequest: QuoteRequest = { ...USDC_REQUEST, toAddress: RECIPIENT };
 
 const ethRequest: QuoteRequest = {
   fromChain: 'eip155:1',
@@ -80,15 +57,6 @@ function decodeDeposit(data: string) {
   const decoded = decodeFunctionData({ abi: SPOKE_POOL_DEPOSIT_V3_ABI, data: data as Hex });
   expect(decoded.functionName).toBe('depositV3');
   return decoded.args;
-}
-
-async function failure(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a failure');
 }
 
 describe('createAcrossProvider', () => {
@@ -310,9 +278,7 @@ describe('createAcrossProvider', () => {
   it('quote: a hanging upstream ends in UpstreamUnavailableError(timeout)', async () => {
     serveMetadata();
     upstream.reply('/api/swap/approval', { hang: true });
-    const err = await failure(provider().quote(usdcRequest));
-    expect(err).toBeInstanceOf(UpstreamUnavailableError);
-    expect((err as UpstreamUnavailableError).reason).toBe('timeout');
+    await expectUnavailable(provider().quote(usdcRequest), 'timeout');
   });
 
   it('opens the circuit after repeated failures and then fails fast', async () => {
@@ -321,7 +287,7 @@ describe('createAcrossProvider', () => {
     for (let i = 0; i < 3; i++) await failure(across.chains());
     const calls = upstream.count('/api/available-routes');
     expect(calls).toBe(6);
-    expect(((await failure(across.chains())) as UpstreamUnavailableError).reason).toBe('circuit_open');
+    await expectUnavailable(across.chains(), 'circuit_open');
     expect(upstream.count('/api/available-routes')).toBe(calls);
   });
 

@@ -1,57 +1,34 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Standin, startStandin } from '../../../../../test/support/http-standin.js';
-import {
-  isUpstreamClientError,
-  type UpstreamHttpError,
-  UpstreamUnavailableError,
-} from '../../../../platform/upstream/index.js';
+import { describe, expect, it } from 'vitest';
+import { isUpstreamClientError, type UpstreamHttpError } from '../../../../platform/upstream/index.js';
 import { UpstreamError } from '../../../../platform/upstream/status.js';
-import type { BridgeProvider, QuoteRequest } from '../types.js';
+import {
+  expectUnavailable,
+  FIXTURE_WALLET,
+  failure,
+  standinPerTest,
+  standinProviderOptions,
+  USDC_ARB,
+  USDC_BASE,
+  USDC_REQUEST,
+} from '../provider.test-helper.js';
+import type { BridgeProvider } from '../types.js';
 import { caip2ToLifiChain, lifiChainToCaip2 } from './chains.js';
 import { createLifiProvider, type LifiProviderOptions } from './provider.js';
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../../../../test/fixtures/lifi/${name}`, import.meta.url), 'utf8'));
 
-const WALLET = '0x552008c0f6870c2f77e5cC1d2eb9bdff03e30Ea0';
+const WALLET = FIXTURE_WALLET;
 const DIAMOND = '0x1231DEB6f5749EF6cE6943a275A1D3E7486F4EaE';
-const USDC_ARB = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
-const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 
-let upstream: Standin;
-beforeEach(async () => {
-  upstream = await startStandin();
-});
-afterEach(async () => {
-  await upstream.close();
-});
+const upstream = standinPerTest();
 
 function provider(overrides: Partial<LifiProviderOptions> = {}): BridgeProvider {
-  return createLifiProvider({
-    baseUrl: `${upstream.url}/v1`,
-    enabled: true,
-    timeoutMs: 150,
-    retries: 1,
-    http: { backoff: { baseMs: 2, maxMs: 5 }, breaker: { failureThreshold: 3, cooldownMs: 60_000 } },
-    ...overrides,
-  });
+  return createLifiProvider({ ...standinProviderOptions(upstream, '/v1'), ...overrides });
 }
 
-const usdcRequest: QuoteRequest = {
-  fromChain: 'eip155:42161',
-  toChain: 'eip155:8453',
-  fromToken: USDC_ARB,
-  toToken: USDC_BASE,
-  fromAmount: 100_000_000n,
-  fromAddress: WALLET,
-  toAddress: WALLET,
-  slippage: 0.005,
-  order: 'CHEAPEST',
-  allowBridges: [],
-  denyBridges: [],
-  maxRoutes: 5,
-};
+const usdcRequest = USDC_REQUEST;
 
 /**
  * LI.FI's two-call flow for a documented step: /advanced/routes lists it without its transaction,
@@ -62,15 +39,6 @@ function replyStep(name: string): void {
   const { transactionRequest: _tx, ...bare } = step;
   upstream.reply('/v1/advanced/routes', { json: { routes: [{ id: 'r1', steps: [bare] }] } });
   upstream.reply('/v1/advanced/stepTransaction', { json: step });
-}
-
-async function failure(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a failure');
 }
 
 describe('LI.FI chain ids', () => {
@@ -289,10 +257,8 @@ describe('createLifiProvider', () => {
 
   it('quote: a hanging upstream ends in UpstreamUnavailableError(timeout)', async () => {
     upstream.reply('/v1/advanced/routes', { hang: true });
-    const err = await failure(provider().quote(usdcRequest));
-    expect(err).toBeInstanceOf(UpstreamUnavailableError);
-    expect((err as UpstreamUnavailableError).reason).toBe('timeout');
-    expect((err as UpstreamError).provider).toBe('lifi');
+    const err = await expectUnavailable(provider().quote(usdcRequest), 'timeout');
+    expect(err.provider).toBe('lifi');
   });
 
   it('opens the circuit after repeated failures and then fails fast', async () => {
@@ -300,8 +266,7 @@ describe('createLifiProvider', () => {
     const lifi = provider();
     for (let i = 0; i < 3; i++) await failure(lifi.quote(usdcRequest));
     expect(upstream.count('/v1/advanced/routes')).toBe(6);
-    const err = await failure(lifi.quote(usdcRequest));
-    expect((err as UpstreamUnavailableError).reason).toBe('circuit_open');
+    await expectUnavailable(lifi.quote(usdcRequest), 'circuit_open');
     expect(upstream.count('/v1/advanced/routes')).toBe(6);
   });
 
