@@ -6,22 +6,14 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/support/app.js';
 import { type Standin, startStandin } from '../../../test/support/http-standin.js';
+import { usdcQuery as usdcQueryFor } from './bridge.test-helper.js';
+import { FIXTURE_WALLET, USDC_ARB } from './providers/provider.test-helper.js';
 
 const fixture = (dir: 'lifi' | 'across', name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../../test/fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
 
-const WALLET = '0x552008c0f6870c2f77e5cC1d2eb9bdff03e30Ea0';
-const USDC_ARB = '0xaf88d065e77c8cC2239327C5EDb3A432268e5831';
-const USDC_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-const usdcQuery = new URLSearchParams({
-  fromChain: 'eip155:42161',
-  toChain: 'eip155:8453',
-  fromToken: USDC_ARB,
-  toToken: USDC_BASE,
-  fromAmount: '100000000',
-  fromAddress: WALLET,
-  slippage: '0.005',
-});
+const WALLET = FIXTURE_WALLET;
+const usdcQuery = usdcQueryFor();
 
 /** LI.FI's route list holding one documented step, and that step's transaction on request. */
 function replyLifiStep(lifi: Standin, step: unknown) {

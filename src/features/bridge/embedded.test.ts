@@ -1,20 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/support/use-app.js';
 import { KNOWN_CHAINS, NATIVE_EVM, NATIVE_SOLANA } from '../../platform/chains/registry.js';
+import {
+  ETH_TO_BASE,
+  partnerGet,
+  SANDBOX_ETH_TO_BASE_ROUTE,
+  SANDBOX_WALLET,
+  SPEC_CHAINS,
+} from './bridge.test-helper.js';
 
 /**
  * The service with no upstream configured: sandbox partners get the sandbox (offline catalogue seed
  * and demo quotes); live partners get nothing invented, only free 503s.
  */
 describe('bridge, embedded default, for a sandbox partner', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app.stop());
-
-  const get = (apiKey: string, url: string) =>
-    app.http.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
+  const app = useTestApp();
+  const get = partnerGet(app);
   const gql = (apiKey: string, query: string, variables: Record<string, unknown> = {}) =>
     app.http.inject({
       method: 'POST',
@@ -25,15 +26,8 @@ describe('bridge, embedded default, for a sandbox partner', () => {
   const balance = async (apiKey: string) => (await get(apiKey, '/partners/stats')).json().creditBalance as number;
   const sandboxPartner = (credits: number) => app.partner(credits, 'Sandbox Partner', { sandbox: true });
 
-  const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-  const ethToBase = {
-    fromChain: 'eip155:1',
-    toChain: 'eip155:8453',
-    fromToken: NATIVE_EVM,
-    toToken: NATIVE_EVM,
-    fromAmount: '1000000000000000000',
-    fromAddress: WALLET,
-  };
+  const WALLET = SANDBOX_WALLET;
+  const ethToBase = ETH_TO_BASE;
 
   it('lists the spec chains, all bridged by the sandbox, for 1 credit', async () => {
     const { apiKey } = await sandboxPartner(10);
@@ -42,17 +36,7 @@ describe('bridge, embedded default, for a sandbox partner', () => {
     const { chains } = res.json();
     const spec = KNOWN_CHAINS.filter((c) => c.bridgeable).map((c) => c.caip2Id);
     expect(chains.map((c: { caip2Id: string }) => c.caip2Id)).toEqual(spec);
-    expect(spec).toEqual([
-      'eip155:1',
-      'eip155:137',
-      'eip155:42161',
-      'eip155:8453',
-      'eip155:10',
-      'eip155:56',
-      'eip155:43114',
-      'solana:mainnet-beta',
-      'bip122:000000000019d6689c085ae165831e93',
-    ]);
+    expect(spec).toEqual(SPEC_CHAINS);
     expect(chains[0]).toEqual({
       caip2Id: 'eip155:1',
       name: 'Ethereum',
@@ -90,14 +74,7 @@ describe('bridge, embedded default, for a sandbox partner', () => {
     const { routes } = res.json();
     expect(routes).toHaveLength(1);
     const [route] = routes;
-    expect(route).toMatchObject({
-      fromChain: 'eip155:1',
-      toChain: 'eip155:8453',
-      fromToken: NATIVE_EVM,
-      toToken: NATIVE_EVM,
-      fromAmount: '1000000000000000000',
-      bridgeProvider: 'sandbox',
-    });
+    expect(route).toMatchObject(SANDBOX_ETH_TO_BASE_ROUTE);
     expect(route.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(BigInt(route.toAmountMin)).toBeLessThanOrEqual(BigInt(route.toAmount));
     expect(BigInt(route.toAmount)).toBeLessThan(BigInt(route.fromAmount));
@@ -161,22 +138,9 @@ describe('bridge, embedded default, for a sandbox partner', () => {
 });
 
 describe('bridge, embedded default, for a live partner: no upstream, no answer, no charge', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app.stop());
-
-  const get = (apiKey: string, url: string) =>
-    app.http.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
-  const quote = new URLSearchParams({
-    fromChain: 'eip155:1',
-    toChain: 'eip155:8453',
-    fromToken: NATIVE_EVM,
-    toToken: NATIVE_EVM,
-    fromAmount: '1000000000000000000',
-    fromAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-  });
+  const app = useTestApp();
+  const get = partnerGet(app);
+  const quote = new URLSearchParams(ETH_TO_BASE);
 
   it('chains, tokens and quote are free 503s on REST, never the seed or a sandbox route', async () => {
     const { apiKey } = await app.partner(10);

@@ -1,18 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { NATIVE_EVM, NATIVE_SOLANA } from '../../platform/chains/registry.js';
+import { ETH_TO_BASE, SANDBOX_WALLET } from './bridge.test-helper.js';
 
-const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const WALLET = SANDBOX_WALLET;
 const SOL_WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 const USDC_SOL = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
-const base = {
-  fromChain: 'eip155:1',
-  toChain: 'eip155:8453',
-  fromToken: NATIVE_EVM,
-  toToken: NATIVE_EVM,
-  fromAmount: '1000000000000000000',
-  fromAddress: WALLET,
-};
+const base = ETH_TO_BASE;
 const TX = `0x${'ab'.repeat(32)}`;
 
 describe('bridge input validation: every rule is a free 400 naming the parameter', () => {

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { KNOWN_CHAINS, NATIVE_EVM, NATIVE_SOLANA } from '../../../../platform/chains/registry.js';
+import { SPEC_CHAINS } from '../../bridge.test-helper.js';
 import { findSeedToken, NATIVE_BITCOIN, PRICE_SNAPSHOT, priceOf, seedChains, seedTokens } from './index.js';
 import { SOLANA_SPL_TOKENS } from './solana-tokens.js';
 import { UNISWAP_SOLANA_CHAIN_ID, uniswapTokens } from './uniswap-list.js';
-
-const SPEC_CHAINS = [
-  'eip155:1',
-  'eip155:137',
-  'eip155:42161',
-  'eip155:8453',
-  'eip155:10',
-  'eip155:56',
-  'eip155:43114',
-  'solana:mainnet-beta',
-  'bip122:000000000019d6689c085ae165831e93',
-];
 
 describe('catalogue seed', () => {
   it('lists exactly the spec chains, all bridgeable, with their native symbols', () => {

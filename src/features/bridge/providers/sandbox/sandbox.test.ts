@@ -2,6 +2,7 @@ import { PublicKey, Transaction } from '@solana/web3.js';
 import { bytesToHex, getAddress, hexToString, stringToBytes } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { NATIVE_EVM, NATIVE_SOLANA } from '../../../../platform/chains/registry.js';
+import { SANDBOX_ETH_TO_BASE_ROUTE } from '../../bridge.test-helper.js';
 import { NATIVE_BITCOIN, PRICE_SNAPSHOT, seedChains, seedTokens } from '../catalogue-seed/index.js';
 import type { QuoteRequest } from '../types.js';
 import { isFamilyAddress } from './addresses.js';
@@ -67,14 +68,7 @@ describe('sandbox bridge provider', () => {
 
   it('quotes ETH on Ethereum to ETH on Base with a harmless self-call on chain 1', async () => {
     const route = await onlyRoute({});
-    expect(route).toMatchObject({
-      fromChain: 'eip155:1',
-      toChain: 'eip155:8453',
-      fromToken: NATIVE_EVM,
-      toToken: NATIVE_EVM,
-      fromAmount: '1000000000000000000',
-      bridgeProvider: 'sandbox',
-    });
+    expect(route).toMatchObject(SANDBOX_ETH_TO_BASE_ROUTE);
     const toAmount = BigInt(route.toAmount);
     expect(toAmount).toBeGreaterThan(0n);
     expect(toAmount).toBeLessThan(10n ** 18n);
