@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type ApolloFastifyContextFunction, fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { verifyApiKey } from './features/accounts/api-keys.js';
@@ -26,9 +25,10 @@ import { redactedPaths, redactKeys, requestSerializer } from './platform/http/lo
 import { metricsPlugin } from './platform/http/metrics.js';
 import { openapiPlugin } from './platform/http/openapi.js';
 import { pagesPlugin } from './platform/http/pages/index.js';
-import { rateLimitPlugin, trustProxyOption } from './platform/http/rate-limit.js';
+import { rateLimitPlugin } from './platform/http/rate-limit.js';
 import { RequestLogController } from './platform/http/request-log.js';
 import { restPlugin } from './platform/http/rest-plugin.js';
+import { echoRequestId, edgeServerOptions } from './platform/http/server-options.js';
 import { coprocessorPlugin } from './platform/routers/coprocessor/coprocessor.js';
 import { createServices, type Services } from './services.js';
 
@@ -37,8 +37,6 @@ export interface App {
   services: Services;
   close(): Promise<void>;
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the whole service around a configuration: database, subgraphs, gateway, REST and GraphQL. */
 export interface BuildOptions {
@@ -63,7 +61,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             redact: { paths: redactedPaths, censor: '[redacted]' },
             hooks: { streamWrite: redactKeys },
           },
-    bodyLimit: config.bodyLimitBytes,
+    ...edgeServerOptions(config),
     // Request lines carry partner, operation and credits; probes log at debug.
     logController: new RequestLogController(),
     // Router errors (bad percent-encoding, over-long parameter) in the interface's shape with a request id.
@@ -71,20 +69,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // The router measures a decoded parameter in UTF-16 units, the schema in characters: leave room for a
     // name of astral characters (emoji), so the schema and not the router says when a name is too long.
     routerOptions: { maxParamLength: 2 * nameSchema.maxLength },
-    // Believe X-Forwarded-For only from configured proxies: otherwise anyone could pick their own address
-    // and with it a fresh rate-limit bucket.
-    trustProxy: trustProxyOption(config.trustProxy),
-    requestIdHeader: false,
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
-    return503OnClosing: true,
   });
   let draining = false;
-  http.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
+  echoRequestId(http);
   // A keep-alive connection that was busy when draining began would otherwise hold the process open
   // after its last answer: tell the client to reconnect elsewhere.
   http.addHook('onSend', async (_request, reply) => {

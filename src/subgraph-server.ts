@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { ApolloServer } from '@apollo/server';
@@ -11,8 +10,8 @@ import { type Config, ConfigError, loadConfig } from './platform/config.js';
 import { openDatabase } from './platform/db/orm.js';
 import { GATEWAY_TOKEN_HEADER, type GatewayClaims, verifyGatewayToken } from './platform/gateway/subgraph-token.js';
 import type { RequestContext } from './platform/graphql/context.js';
-import { REQUEST_ID } from './platform/graphql/request-context.js';
 import { buildSubgraph, type SubgraphDefinition } from './platform/graphql/subgraph.js';
+import { requestIdOptions } from './platform/http/server-options.js';
 import { createServices } from './services.js';
 
 export interface SubgraphServer {
@@ -36,11 +35,7 @@ export async function serveSubgraph(definition: SubgraphDefinition, config: Conf
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
     // The gateway's request id, so one request can be followed across both processes' logs.
-    requestIdHeader: false,
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    ...requestIdOptions,
   });
   const db = await openDatabase(config.databaseUrl, config.database);
   const services = await createServices(config, db, http.log);

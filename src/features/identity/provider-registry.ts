@@ -56,32 +56,32 @@ export function namingProviders(list: readonly NamingProvider[], home?: string):
 export async function namingProvidersFromConfig(config: Config, mns?: NamingProvider): Promise<NamingProviders> {
   const { naming } = config;
   const common = { timeoutMs: config.providerTimeoutMs, maxBodyBytes: config.upstreamMaxBodyBytes };
-  const [ens, basenames, sns] = await Promise.all([
-    naming.ensRpcUrl
-      ? import('./providers/ens/provider.js').then(({ createEnsProvider }) =>
-          createEnsProvider({
-            rpcUrl: naming.ensRpcUrl,
-            registryAddress: naming.ensRegistryAddress as Address | undefined,
-            baseRegistrarAddress: naming.ensBaseRegistrarAddress as Address | undefined,
-            ...common,
-          }),
-        )
-      : createUnconfiguredProvider(ENS_INFO, 'ENS_RPC_URL is not set'),
-    naming.baseRpcUrl
-      ? import('./providers/basenames/provider.js').then(({ createBasenamesProvider }) =>
-          createBasenamesProvider({
-            rpcUrl: naming.baseRpcUrl,
-            registryAddress: naming.basenamesRegistryAddress as Address | undefined,
-            baseRegistrarAddress: naming.basenamesBaseRegistrarAddress as Address | undefined,
-            ...common,
-          }),
-        )
-      : createUnconfiguredProvider(BASENAMES_INFO, 'BASE_RPC_URL is not set'),
-    naming.solanaRpcUrl
-      ? import('./providers/sns/provider.js').then(({ createSnsProvider }) =>
-          createSnsProvider({ rpcUrl: naming.solanaRpcUrl, ...common }),
-        )
-      : createUnconfiguredProvider(SNS_PROVIDER_INFO, 'SOLANA_RPC_URL is not set'),
-  ]);
-  return namingProviders(mns ? [mns, ens, basenames, sns] : [ens, basenames, sns], mns?.info.provider);
+  const evm = (rpcUrl: string, registry: string | undefined, baseRegistrar: string | undefined) => ({
+    rpcUrl,
+    registryAddress: registry as Address | undefined,
+    baseRegistrarAddress: baseRegistrar as Address | undefined,
+    ...common,
+  });
+  const ens = async (url: string) =>
+    (await import('./providers/ens/provider.js')).createEnsProvider(
+      evm(url, naming.ensRegistryAddress, naming.ensBaseRegistrarAddress),
+    );
+  const basenames = async (url: string) =>
+    (await import('./providers/basenames/provider.js')).createBasenamesProvider(
+      evm(url, naming.basenamesRegistryAddress, naming.basenamesBaseRegistrarAddress),
+    );
+  const sns = async (rpcUrl: string) =>
+    (await import('./providers/sns/provider.js')).createSnsProvider({ rpcUrl, ...common });
+  // In ranking order: the provider info, the RPC setting that turns it on, and how its module is built.
+  const upstreams = [
+    [ENS_INFO, 'ENS_RPC_URL', naming.ensRpcUrl, ens],
+    [BASENAMES_INFO, 'BASE_RPC_URL', naming.baseRpcUrl, basenames],
+    [SNS_PROVIDER_INFO, 'SOLANA_RPC_URL', naming.solanaRpcUrl, sns],
+  ] as const;
+  const others = await Promise.all(
+    upstreams.map(([info, setting, rpcUrl, load]) =>
+      rpcUrl ? load(rpcUrl) : createUnconfiguredProvider(info, `${setting} is not set`),
+    ),
+  );
+  return namingProviders(mns ? [mns, ...others] : others, mns?.info.provider);
 }

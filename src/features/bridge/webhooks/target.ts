@@ -5,56 +5,9 @@
  * address later (DNS rebinding) is refused too.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { badInput } from '../../../platform/errors.js';
-
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
-
-/** Loopback, private, link-local, unique-local, carrier-grade NAT, "this network", multicast and reserved. */
-const internal = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  internal.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-  ['2001:db8::', 32],
-] as const)
-  internal.addSubnet(net, bits, 'ipv6');
-
-/** An IPv4 address written as IPv6 (::ffff:10.0.0.1) is checked as the IPv4 address it is. */
-function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return { address: mapped[1], family: 'ipv4' };
-  return { address, family: isIP(address) === 4 ? 'ipv4' : 'ipv6' };
-}
-
-const isLoopback = (ip: string) => {
-  const { address, family } = unmapped(ip);
-  return loopback.check(address, family);
-};
-
-const isInternal = (ip: string) => {
-  const { address, family } = unmapped(ip);
-  return internal.check(address, family);
-};
+import { isInternalAddress, isLoopbackAddress } from '../../../platform/upstream/private-address.js';
 
 export interface TargetPolicy {
   /** Tests only: http:// and loopback addresses are accepted, nothing else internal. */
@@ -63,8 +16,8 @@ export interface TargetPolicy {
 
 /** Why an address may not be called, or null when it may. */
 export function refusedAddress(ip: string, policy: TargetPolicy): string | null {
-  if (policy.allowHttpLoopback && isLoopback(ip)) return null;
-  return isInternal(ip) ? `resolves to ${ip}, a loopback, private or link-local address` : null;
+  if (policy.allowHttpLoopback && isLoopbackAddress(ip)) return null;
+  return isInternalAddress(ip) ? `resolves to ${ip}, a loopback, private or link-local address` : null;
 }
 
 /** Parses and checks a webhook URL's form (no DNS): a free 400 for anything else. */
@@ -103,7 +56,7 @@ export async function checkTarget(raw: string, policy: TargetPolicy): Promise<UR
     if (refused) throw badInput(`url host "${host.slice(0, 80)}" ${refused}`);
   }
   // http stays refused for anything but loopback, whatever the test setting.
-  if (url.protocol === 'http:' && !addresses.every(isLoopback)) throw badInput('url must use https');
+  if (url.protocol === 'http:' && !addresses.every(isLoopbackAddress)) throw badInput('url must use https');
   return url;
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
@@ -7,10 +6,10 @@ import { deliveryPlugin } from '../../credits/delivery.js';
 import type { CreditLedger } from '../../credits/ledger.js';
 import type { PriceTable } from '../../gateway/prices.js';
 import type { AuthenticatedPartner } from '../../graphql/context.js';
-import { REQUEST_ID } from '../../graphql/request-context.js';
 import { authPlugin } from '../../http/auth.js';
 import { errorHandlerPlugin } from '../../http/error-handler.js';
-import { rateLimitPlugin, trustProxyOption } from '../../http/rate-limit.js';
+import { rateLimitPlugin } from '../../http/rate-limit.js';
+import { echoRequestId, edgeServerOptions } from '../../http/server-options.js';
 import { type CipgateContext, cipgatePlugin } from './plugin.js';
 
 export interface HiveGatewayOptions {
@@ -44,18 +43,9 @@ export async function buildHiveGateway(config: Config, options: HiveGatewayOptio
   }
   const http = Fastify({
     logger: { level: config.logLevel },
-    bodyLimit: config.bodyLimitBytes,
-    trustProxy: trustProxyOption(config.trustProxy),
-    requestIdHeader: false,
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
-    return503OnClosing: true,
+    ...edgeServerOptions(config),
   });
-  http.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
+  echoRequestId(http);
   await http.register(rateLimitPlugin, { config });
   await http.register(errorHandlerPlugin);
   await http.register(authPlugin, { verify: options.verify });

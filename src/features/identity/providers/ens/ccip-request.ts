@@ -1,38 +1,12 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { type CcipRequestParameters, ccipRequest, HttpRequestError } from 'viem';
+import { isInternalAddress } from '../../../../platform/upstream/private-address.js';
 
 export type GuardedCcipRequestOptions = {
   /** Let gateways on loopback and private networks be called (tests with a loopback gateway). */
   allowPrivateHosts?: boolean;
 };
-
-const privateRanges = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const) {
-  privateRanges.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const) {
-  privateRanges.addSubnet(net, prefix, 'ipv6');
-}
-
-function isPrivateIp(ip: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
-  if (mapped) return privateRanges.check(mapped, 'ipv4');
-  return privateRanges.check(ip, isIP(ip) === 6 ? 'ipv6' : 'ipv4');
-}
 
 /** Whether a gateway URL points at this host or a private network (checked on every resolved address). */
 async function isPrivateUrl(url: string): Promise<boolean> {
@@ -42,11 +16,11 @@ async function isPrivateUrl(url: string): Promise<boolean> {
   } catch {
     return false; // viem rejects the malformed URL itself
   }
-  if (isIP(host)) return isPrivateIp(host);
+  if (isIP(host)) return isInternalAddress(host);
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   try {
     const addresses = await lookup(host, { all: true, verbatim: true });
-    return addresses.some((a) => isPrivateIp(a.address));
+    return addresses.some((a) => isInternalAddress(a.address));
   } catch {
     return false; // unresolvable: the request itself fails and is reported as a gateway failure
   }
