@@ -174,7 +174,7 @@ const MNS = {
   provider: 'mns',
   providerName: 'Modular Naming Service',
   logoURI: 'https://www.modular.name/favicon.ico',
-  // The service's URL scalar answers normalised URLs (a path of "/" at least).
+  // The service's URL scalar answers normalized URLs (a path of "/" at least).
   url: 'https://www.modular.name/',
 };
 const MAX_PREFIX_MATCHES = 500;

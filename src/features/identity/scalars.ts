@@ -14,7 +14,7 @@ export const DateTimeScalar = new GraphQLScalarType({
   },
 });
 
-/** graphql-scalars' URL scalar; serialises to the URL's string form (WHATWG-normalised). */
+/** graphql-scalars' URL scalar; serialises to the URL's string form (WHATWG-normalized). */
 export const UrlScalar = GraphQLURL;
 
 /** A value as the URL scalar will serialise it, or null when it is not a URL (never an error at serialisation). */

@@ -128,7 +128,7 @@ export class IdentitySearch {
   }
 
   /**
-   * The provider of a dotted name that no suffix claims: the DNS provider, whose normalisation then
+   * The provider of a dotted name that no suffix claims: the DNS provider, whose normalization then
    * judges the name. Undefined for a bare label (no dot).
    */
   private dnsNameProvider(text: string): NamingProvider | undefined {

@@ -68,7 +68,7 @@ export class Pagination {
 
 @ObjectType({ description: 'A name found by an identity search, with what its naming service holds for it.' })
 export class IdentityResult {
-  @Field({ description: 'Full, normalised name, e.g. `alice.snow`, `alice.eth`.' })
+  @Field({ description: 'Full, normalized name, e.g. `alice.snow`, `alice.eth`.' })
   name!: string;
 
   @Field(() => String, {
@@ -163,7 +163,7 @@ export class NamingProviderStatus {
 
 @ObjectType({ description: 'The primary name of an EVM address on one chain (ENSIP-19), verified forward.' })
 export class EvmPrimaryName {
-  @Field({ description: 'The normalised name, e.g. `vitalik.eth`.' })
+  @Field({ description: 'The normalized name, e.g. `vitalik.eth`.' })
   name!: string;
 
   @Field({ description: 'The address, checksummed.' })

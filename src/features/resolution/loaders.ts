@@ -54,11 +54,11 @@ function partitioned<V>(
 
 export interface ResolutionLoaders {
   /**
-   * Live name by `loaderKey(network, normalisedName)`, from the first source that knows it. Shared by
+   * Live name by `loaderKey(network, normalizedName)`, from the first source that knows it. Shared by
    * owner and metadata lookups, so an operation asking both still costs one question per network.
    */
   names: DataLoader<string, SourceName | null>;
-  /** Live primary name by `loaderKey(network, normalisedAddress)`. */
+  /** Live primary name by `loaderKey(network, normalizedAddress)`. */
   primaryNames: DataLoader<string, SourcePrimaryName | null>;
   /** Records by `loaderKey(network, name)` of names whose source did not send them with the name. */
   records: DataLoader<string, NameRecords | null>;

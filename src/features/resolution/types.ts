@@ -12,7 +12,7 @@ export class SubName {
 
 @ObjectType({ description: 'Where a name resolves: its owner (the target address) and resolver.' })
 export class NameOwner {
-  @Field({ description: 'Full, normalised name, e.g. alice.snow.' })
+  @Field({ description: 'Full, normalized name, e.g. alice.snow.' })
   name!: string;
 
   @Field({ description: 'CAIP-2 id of the network the answer comes from (mainnet when the name is on several).' })

@@ -31,7 +31,7 @@ describe('webhook targets (SSRF guard)', () => {
       'https://[fc00::1]/x',
       'https://[fe80::1]/x',
       'https://[::ffff:127.0.0.1]/x',
-      'https://2130706433/x', // 127.0.0.1 spelled as a number: URL parsing normalises it
+      'https://2130706433/x', // 127.0.0.1 spelled as a number: URL parsing normalizes it
     ]) {
       expect(await refusal(url)).toMatch(/loopback, private or link-local|does not resolve/);
     }

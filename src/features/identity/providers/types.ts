@@ -16,7 +16,7 @@ export interface ChainAddress {
 
 /** What a naming service holds for one name. Chain name and symbol are added by the identity subgraph. */
 export interface NameRecord {
-  /** Normalised full name, e.g. `alice.snow`, `vitalik.eth`. */
+  /** Normalized full name, e.g. `alice.snow`, `vitalik.eth`. */
   name: string;
   /** The address the name resolves to on its own chain; null when the name is registered but unset. */
   ownerAddress: string | null;
@@ -64,7 +64,7 @@ export interface ReverseOptions extends LookupOptions {
 export interface NamingProvider {
   readonly info: NamingProviderInfo;
   readonly status: ProviderStatus;
-  /** Normalises a full name the way the service does (ENSIP-15 for ENS); throws on an invalid name. */
+  /** Normalizes a full name the way the service does (ENSIP-15 for ENS); throws on an invalid name. */
   normalize(name: string): string;
   /** Forward resolution: the address the name points to on its own chain. */
   resolve(name: string, options?: LookupOptions): Promise<string | null>;

@@ -11,7 +11,7 @@ describe('MNS names', () => {
     [' pay.alice ', 'pay.alice.snow'],
     ['a_b-c9', 'a_b-c9.snow'],
     ['ÉCOLE', 'école.snow'],
-  ])('normalises %j to %j', (input, expected) => {
+  ])('normalizes %j to %j', (input, expected) => {
     expect(normalizeMnsName(input)).toBe(expected);
   });
 
@@ -57,7 +57,7 @@ describe('Movement addresses', () => {
     ['0xABCdef', `0x${'0'.repeat(58)}abcdef`],
     [`0x${'F'.repeat(64)}`, `0x${'f'.repeat(64)}`],
     ['0x742d35Cc6634C0532925a3b844Bc454e4438f44e', `0x${'0'.repeat(24)}742d35cc6634c0532925a3b844bc454e4438f44e`],
-  ])('normalises %s', (input, expected) => {
+  ])('normalizes %s', (input, expected) => {
     expect(normalizeMoveAddress(input)).toBe(expected);
   });
 

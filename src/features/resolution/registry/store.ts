@@ -10,7 +10,7 @@ export interface MnsName {
   network: MnsNetwork;
   /** The address the name resolves to (its target), as imported. */
   owner: string;
-  /** `owner` normalised (lower-case, 64 hex digits) for matching. */
+  /** `owner` normalized (lower-case, 64 hex digits) for matching. */
   ownerKey: string;
   resolverAddress: string | null;
   primary: boolean;
@@ -95,7 +95,7 @@ function toMnsName(row: Row): MnsName {
 }
 
 /**
- * Live names among `names` (already normalised) on any of `networks`, every network in one query (the
+ * Live names among `names` (already normalized) on any of `networks`, every network in one query (the
  * primary key is (name, network), so both lists are index probes). A name on several networks comes
  * back once per network; callers pick with `preferred`.
  */
@@ -113,7 +113,7 @@ export async function findNamesOn(
   return rows.map(toMnsName);
 }
 
-/** Live names among `names` (already normalised) on one network: one query, served by the primary key. */
+/** Live names among `names` (already normalized) on one network: one query, served by the primary key. */
 export async function findNames(
   db: Query,
   network: MnsNetwork,
@@ -129,7 +129,7 @@ export async function findNames(
 }
 
 /**
- * Live primary names of `ownerKeys` (normalised addresses) on one network: one query, served by the
+ * Live primary names of `ownerKeys` (normalized addresses) on one network: one query, served by the
  * partial unique index on (owner_key, network) where is_primary. Only the columns a reverse lookup
  * answers with are read: decoding the JSON records of every row took about 9 % of the CPU of a
  * 1000-address batch.

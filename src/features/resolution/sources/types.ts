@@ -12,7 +12,7 @@ export interface MnsSource {
   /** Provenance, carried by every answer (`registry`, `upstream`, `chain`, …). */
   readonly name: string;
 
-  /** Live registrations among `names` (normalised full names) on `network`, keyed by name. */
+  /** Live registrations among `names` (normalized full names) on `network`, keyed by name. */
   names(network: MnsNetwork, names: readonly string[], options?: SourceOptions): Promise<Map<string, SourceName>>;
 
   /**
@@ -21,7 +21,7 @@ export interface MnsSource {
    */
   namesOn?(networks: readonly MnsNetwork[], names: readonly string[], options?: SourceOptions): Promise<SourceName[]>;
 
-  /** Live primary names of `addresses` (normalised: lower-case, 0x + 64 hex digits) on `network`, keyed by address. */
+  /** Live primary names of `addresses` (normalized: lower-case, 0x + 64 hex digits) on `network`, keyed by address. */
   primaryNames(
     network: MnsNetwork,
     addresses: readonly string[],

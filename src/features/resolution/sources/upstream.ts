@@ -169,7 +169,7 @@ export function createUpstreamSource(options: UpstreamSourceOptions): MnsSource 
           http.postJson<NamesAnswer>('identity/names', { caip2Id: caip2IdOf(network), addresses: missing }, { signal }),
         );
         const found = new Map<string, SourcePrimaryName>();
-        // Keyed by the address as sent; normalising the keys also accepts an upstream that rewrites them.
+        // Keyed by the address as sent; normalizing the keys also accepts an upstream that rewrites them.
         for (const [address, entry] of Object.entries(answer?.data ?? {})) {
           const key = normalizeMoveAddress(address);
           const name = str(entry?.name);

@@ -323,7 +323,7 @@ describe('createLifiProvider', () => {
       expect(answer?.toTx).toBeUndefined();
     });
 
-    it('FAILED: normalises a millisecond timestamp to seconds', async () => {
+    it('FAILED: normalizes a millisecond timestamp to seconds', async () => {
       upstream.reply('/v1/status', { json: fixture('status-failed.json') });
       const answer = await provider().transferStatus({ txHash: arbTx });
       expect(answer).toMatchObject({ status: 'FAILED', substatus: 'SLIPPAGE_EXCEEDED' });

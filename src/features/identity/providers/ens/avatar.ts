@@ -1,5 +1,5 @@
 export type AvatarUrlOptions = {
-  /** Normalised full name the record belongs to. */
+  /** Normalized full name the record belongs to. */
   name: string;
   /**
    * Service that renders NFT avatars (`eip155:…/erc721:…`) at `<service>/<name>`, such as the ENS

@@ -4,7 +4,7 @@ import { getAddressRecord } from './get-address-record.js';
 import { type EnsResolver, getResolver } from './get-resolver.js';
 
 export type GetAddressParameters = {
-  /** Normalised full name. */
+  /** Normalized full name. */
   name: string;
   registryAddress: Address;
   /** Resolver already found by `getResolver`, to spare the registry walk; looked up when absent. */

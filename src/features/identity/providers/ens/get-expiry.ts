@@ -4,7 +4,7 @@ import { labelhash } from 'viem/ens';
 import { baseRegistrarAbi } from './abis.js';
 
 export type GetExpiryParameters = {
-  /** Normalised full name. */
+  /** Normalized full name. */
   name: string;
   /** The registrar that issues the second-level names as ERC-721 tokens (token id = labelhash). */
   baseRegistrarAddress: Address;

@@ -21,13 +21,13 @@ export type GetPrimaryNameParameters = {
   /** Coin types the forward check resolves, in order (see `getAddress`); `[coinType]` by default. */
   coinTypes?: readonly number[];
 };
-/** The normalised primary name, or null when there is no claim or the claim does not verify. */
+/** The normalized primary name, or null when there is no claim or the claim does not verify. */
 export type GetPrimaryNameReturnType = string | null;
 
 /**
  * Primary name of an address as ENSIP-19 defines it (https://docs.ens.domains/ensip/19): the `name`
  * of `<address>.<coinType namespace>`, falling back to `<address>.default.reverse` for EVM chains, and
- * then, as ENS requires, the claimed name is normalised and resolved forward for the same coin type:
+ * then, as ENS requires, the claimed name is normalized and resolved forward for the same coin type:
  * it counts only if it points back to the address. The first source holding a claim decides: a claim
  * that fails verification is not replaced by one further down the list (ENSIP-19 falls back only when
  * a record is unset), which is also what viem's `getEnsName` gets from the UniversalResolver.

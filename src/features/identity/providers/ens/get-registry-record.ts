@@ -4,7 +4,7 @@ import { namehash } from 'viem/ens';
 import { registryAbi } from './abis.js';
 
 export type GetRegistryRecordParameters = {
-  /** Normalised full name. */
+  /** Normalized full name. */
   name: string;
   registryAddress: Address;
 };

@@ -5,7 +5,7 @@ import { EXTENDED_RESOLVER_INTERFACE_ID, erc165Abi, registryAbi } from './abis.j
 import { orMissing } from './errors.js';
 
 export type GetResolverParameters = {
-  /** Normalised full name. */
+  /** Normalized full name. */
   name: string;
   /** ENS-compatible registry (ENS on Ethereum, the Basenames registry on Base, a local deployment). */
   registryAddress: Address;

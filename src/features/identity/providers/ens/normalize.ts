@@ -3,7 +3,7 @@ import { normalize } from 'viem/ens';
 export type NormalizeNameReturnType = string;
 
 /**
- * ENSIP-15 normalisation of a full name, as ENS clients do before hashing it. Unlike viem's
+ * ENSIP-15 normalization of a full name, as ENS clients do before hashing it. Unlike viem's
  * `normalize`, an empty name is rejected: it would hash to the root node, which is never a name.
  *
  * @example

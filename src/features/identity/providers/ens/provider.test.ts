@@ -54,7 +54,7 @@ const chain = withEnsChain({}, async ({ anvil, ens }) => {
   await ens.setPrimaryName(1, 'alice.eth');
   // Claims alice.eth, which points elsewhere: must not verify.
   await ens.setPrimaryName(3, 'alice.eth');
-  // Claims a name in a form that normalises to the name that does point back.
+  // Claims a name in a form that normalizes to the name that does point back.
   await ens.setPrimaryName(5, 'BOB.eth');
   provider = createEnsProvider({
     rpcUrl: anvil.rpcUrl,
@@ -77,14 +77,14 @@ describe('ENS provider on a local chain', () => {
     expect(provider.status).toEqual({ enabled: true });
   });
 
-  it('normalises names per ENSIP-15 and rejects invalid ones', () => {
+  it('normalizes names per ENSIP-15 and rejects invalid ones', () => {
     expect(provider.normalize('VitaLik.ETH')).toBe('vitalik.eth');
     expect(() => provider.normalize('a..eth')).toThrow();
     expect(() => provider.normalize('x_y.eth')).toThrow();
     expect(() => provider.normalize('')).toThrow();
   });
 
-  it('resolves a name to its address record, normalising first', async () => {
+  it('resolves a name to its address record, normalizing first', async () => {
     expect(await provider.resolve('alice.eth')).toBe(alice);
     expect(await provider.resolve('ALICE.eth')).toBe(alice);
     expect(await provider.resolve('sub.alice.eth')).toBe(alice);

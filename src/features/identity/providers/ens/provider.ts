@@ -40,7 +40,7 @@ export interface EnsProviderOptions {
 
 /**
  * ENS on Ethereum, resolved client-side the way the UniversalResolver does it on chain: ENSIP-10
- * wildcard walk, extended `resolve`, EIP-3668 CCIP-Read for offchain names, ENSIP-15 normalisation,
+ * wildcard walk, extended `resolve`, EIP-3668 CCIP-Read for offchain names, ENSIP-15 normalization,
  * ENSIP-19 primary names (`addr.reverse` / `<coinType>.reverse`, then `default.reverse`, verified).
  *
  * @example

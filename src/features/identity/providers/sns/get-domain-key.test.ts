@@ -26,7 +26,7 @@ describe('getDomainKey', () => {
     expect(pubkey.equals(getNameAccountKey({ hashedName: getHashedName('dex'), parent }))).toBe(false);
   });
 
-  it('normalises case and surrounding space before hashing', () => {
+  it('normalizes case and surrounding space before hashing', () => {
     expect(getDomainKey(' Bonfida.SOL ').pubkey.toBase58()).toBe('Crf8hzfthWGbGbLTVCiqRqV5MVnbpHB1L9KQMd6gsinb');
   });
 

@@ -5,7 +5,7 @@ import { getNameAccountKey } from './get-name-account-key.js';
 import { parseSnsName } from './parse-sns-name.js';
 
 export interface SnsDomainKey {
-  /** Normalised full name. */
+  /** Normalized full name. */
   name: string;
   /** Name account of the domain (or subdomain). */
   pubkey: PublicKey;

@@ -19,7 +19,7 @@ export interface GetSnsDomainParameters {
 }
 
 export interface SnsDomain {
-  /** Normalised full name. */
+  /** Normalized full name. */
   name: string;
   pubkey: PublicKey;
   registry: NameRegistry;

@@ -2,7 +2,7 @@ import { SOL_SUFFIX } from './info.js';
 
 /** A `.sol` name split into the labels the name program hashes. */
 export interface ParsedSnsName {
-  /** Normalised full name, e.g. `dex.bonfida.sol`. */
+  /** Normalized full name, e.g. `dex.bonfida.sol`. */
   name: string;
   /** Second-level label, e.g. `bonfida`. */
   domain: string;
@@ -15,8 +15,8 @@ export interface ParsedSnsName {
 const INVALID_LABEL = /[\s\p{Cc}.]/u;
 
 /**
- * Normalises and splits a `.sol` name (`bonfida.sol`, `dex.bonfida.sol`). SNS hashes the exact bytes of a
- * label, so the name is NFC-normalised and lower-cased (the registrar only issues lower-case names).
+ * Normalizes and splits a `.sol` name (`bonfida.sol`, `dex.bonfida.sol`). SNS hashes the exact bytes of a
+ * label, so the name is NFC-normalized and lower-cased (the registrar only issues lower-case names).
  * Throws on anything SNS cannot hold: another suffix, empty labels, or deeper than one subdomain level.
  *
  * @example

@@ -105,7 +105,7 @@ describe('createSnsProvider', () => {
     await expect(off.reverse(alice.publicKey.toBase58())).rejects.toBeInstanceOf(UpstreamError);
   });
 
-  it('normalises names and rejects what SNS cannot hold', () => {
+  it('normalizes names and rejects what SNS cannot hold', () => {
     expect(provider().normalize('Shop.Alice.SOL')).toBe('shop.alice.sol');
     expect(() => provider().normalize('alice.eth')).toThrow();
   });

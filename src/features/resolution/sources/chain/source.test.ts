@@ -67,7 +67,7 @@ describe('chain reader over /v1/view', () => {
     expect(await reader.reverse('126', `0x${'c3'.repeat(32)}`)).toBeNull();
   });
 
-  it('serves the sources interface: batches keyed by name and normalised address', async () => {
+  it('serves the sources interface: batches keyed by name and normalized address', async () => {
     const source = reader.source();
     const names = await source.names('126', ['alice.snow', 'nobody.snow', 'pay.alice.snow']);
     expect([...names.keys()].sort()).toEqual(['alice.snow', 'pay.alice.snow']);

@@ -115,7 +115,7 @@ export class ChainReader {
     );
   }
 
-  /** The target address of a name (normalised full name), null when it has none or is not registered. */
+  /** The target address of a name (normalized full name), null when it has none or is not registered. */
   async target(network: MnsNetwork, name: string, signal?: AbortSignal): Promise<string | null> {
     const node = this.nodes.get(network);
     const args = moveNameArgs(name);
@@ -181,7 +181,7 @@ export class ChainReader {
     };
   }
 
-  /** The primary name of an address (normalised), or null. */
+  /** The primary name of an address (normalized), or null. */
   async reverse(network: MnsNetwork, address: string, signal?: AbortSignal): Promise<string | null> {
     const node = this.nodes.get(network);
     if (!node) return null;
