@@ -1,17 +1,16 @@
-import { type AdminCommand, intFlag, outJson } from '../../../platform/cli/command.js';
+import { intFlag, outJson } from '../../../platform/cli/command.js';
 import { grantCredits } from '../partners.js';
-import { partnerFlag } from './partner-flag.js';
+import { partnerCommand } from './partner-flag.js';
 
-export const creditsGrant: AdminCommand = {
+export const creditsGrant = partnerCommand({
   name: 'credits:grant',
   usage: 'credits:grant --partner <id|email> --credits <n> [--json]',
   summary: 'Add credits to a partner (recorded as a grant in the ledger)',
-  options: { partner: { type: 'string' }, credits: { type: 'string' } },
-  async run(args, io) {
-    const partner = await partnerFlag(args, io);
+  options: { credits: { type: 'string' } },
+  async run(partner, args, io) {
     const credits = intFlag(args, 'credits', { required: true, min: 1 }) as number;
     const updated = await grantCredits(io.db, partner.id, credits);
     if (!outJson(io, updated))
       io.out(`Granted ${credits} credits to ${updated.name}; balance is now ${updated.creditBalance}.`);
   },
-};
+});

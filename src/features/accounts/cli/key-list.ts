@@ -1,14 +1,12 @@
-import { type AdminCommand, outJson } from '../../../platform/cli/command.js';
+import { outJson } from '../../../platform/cli/command.js';
 import { listApiKeys } from '../key-usage.js';
-import { partnerFlag } from './partner-flag.js';
+import { partnerCommand } from './partner-flag.js';
 
-export const keyList: AdminCommand = {
+export const keyList = partnerCommand({
   name: 'key:list',
   usage: 'key:list --partner <id|email> [--json]',
   summary: "List a partner's API keys: prefix (what key:revoke takes), label, created, last used, revoked",
-  options: { partner: { type: 'string' } },
-  async run(args, io) {
-    const partner = await partnerFlag(args, io);
+  async run(partner, _args, io) {
     const keys = await listApiKeys(io.db, partner.id);
     if (outJson(io, keys)) return;
     if (!keys.length) io.out(`${partner.name} has no API keys. Issue one with key:create.`);
@@ -18,4 +16,4 @@ export const keyList: AdminCommand = {
       );
     }
   },
-};
+});
