@@ -3,9 +3,7 @@ import type { GatewayGraphQLRequestContext } from '@apollo/server-gateway-interf
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ALICE } from '../../../test/fixtures/mns/index.js';
-import { subgraphs } from '../../features/index.js';
-import { useNamesApp } from '../../features/resolution/names-app.test-helper.js';
-import { restRoutes } from '../../features/routes.js';
+import { restRoutes, subgraphs, useNamesApp } from '../../../test/support/features.js';
 import { CachedLocalDataSource } from '../gateway/local-data-source.js';
 import { buildSupergraph } from '../gateway/supergraph.js';
 import { CompiledOperations } from './compiled.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { revokeApiKey } from '../../../test/support/features.js';
 import { useTestApp } from '../../../test/support/use-app.js';
-import { revokeApiKey } from '../../features/accounts/api-keys.js';
 import type { AuthenticatedPartner } from '../graphql/context.js';
 import { KEY_CACHE_TTL_MS, verifiedKeyCache } from './auth.js';
 

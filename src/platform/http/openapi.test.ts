@@ -1,8 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { subgraphs } from '../../../test/support/features.js';
-import { restRoutes } from '../../features/routes.js';
+import { restRoutes, subgraphs } from '../../../test/support/features.js';
 import { buildSupergraph } from '../gateway/supergraph.js';
 import { creditsOf } from './openapi.js';
 
