@@ -19,7 +19,7 @@ import { beforeDeadline } from './deadline.js';
 import { isEnabled } from './provider-registry.js';
 import { nativeTokenAddress, seedChains } from './providers/catalogue-seed/index.js';
 import type { BridgeChain, BridgeProvider, BridgeToken } from './providers/types.js';
-import { familyOf, normaliseAddress } from './validation.js';
+import { familyOf, normalizeAddress } from './validation.js';
 
 interface Entry {
   fetchedAt: number;
@@ -99,7 +99,7 @@ export class BridgeCatalogue {
     const merged = new Map<string, BridgeToken>();
     for (const tokens of answers) {
       for (const token of (tokens as BridgeToken[] | undefined) ?? []) {
-        const key = family ? normaliseAddress(family, token.address) : token.address;
+        const key = family ? normalizeAddress(family, token.address) : token.address;
         const known = merged.get(key);
         if (!known) merged.set(key, { ...token });
         // Providers earlier in the list describe a token better; a later one may still know its price.
@@ -108,7 +108,7 @@ export class BridgeCatalogue {
     }
     const chain = chainById(caip2Id);
     const native = chain && nativeTokenAddress(chain);
-    const nativeKey = native && family ? normaliseAddress(family, native) : undefined;
+    const nativeKey = native && family ? normalizeAddress(family, native) : undefined;
     const list = [...merged.entries()];
     list.sort(([a], [b]) => Number(b === nativeKey) - Number(a === nativeKey));
     return list.map(([, token]) => token);

@@ -11,7 +11,7 @@ import { withApproval } from './approval.js';
 import { beforeDeadline, isDeadlineError } from './deadline.js';
 import { isEnabled } from './provider-registry.js';
 import type { BridgeProvider, ProviderRoute, QuoteRequest } from './providers/types.js';
-import { familyOf, normaliseAddress } from './validation.js';
+import { familyOf, normalizeAddress } from './validation.js';
 
 export type ProviderOutcome =
   | { provider: string; kind: 'routes'; routes: ProviderRoute[] }
@@ -51,10 +51,10 @@ export function routeProblem(route: ProviderRoute, request: QuoteRequest): strin
   if (!fromFamily || !toFamily) return 'unsupported chain family';
   if (route.fromChain !== request.fromChain || route.toChain !== request.toChain)
     return 'chains differ from the request';
-  if (normaliseAddress(fromFamily, route.fromToken) !== normaliseAddress(fromFamily, request.fromToken)) {
+  if (normalizeAddress(fromFamily, route.fromToken) !== normalizeAddress(fromFamily, request.fromToken)) {
     return 'fromToken differs from the request';
   }
-  if (normaliseAddress(toFamily, route.toToken) !== normaliseAddress(toFamily, request.toToken)) {
+  if (normalizeAddress(toFamily, route.toToken) !== normalizeAddress(toFamily, request.toToken)) {
     return 'toToken differs from the request';
   }
   const integer = /^\d+$/;
@@ -64,7 +64,7 @@ export function routeProblem(route: ProviderRoute, request: QuoteRequest): strin
   if (BigInt(route.toAmount) <= 0n) return 'toAmount is not positive';
   if (BigInt(route.toAmountMin) > BigInt(route.toAmount)) return 'toAmountMin exceeds toAmount';
   const tx = route.transactionData;
-  if (normaliseAddress(fromFamily, tx.from) !== normaliseAddress(fromFamily, request.fromAddress)) {
+  if (normalizeAddress(fromFamily, tx.from) !== normalizeAddress(fromFamily, request.fromAddress)) {
     return 'transaction is not sent from fromAddress';
   }
   if (fromFamily === 'evm') {

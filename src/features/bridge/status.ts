@@ -13,7 +13,7 @@ import { checkSourceTransaction, type SourceTxCheck } from './providers/onchain/
 import type { BridgeProvider, BridgeStatusValue, ProviderStatusAnswer, TxInfo } from './providers/types.js';
 import { type BridgeStore, evmTxFingerprint, type StoredRoute } from './store.js';
 import type { BridgeStatus } from './types.js';
-import { familyOf, normaliseTxHash, requireTxHash } from './validation.js';
+import { familyOf, normalizeTxHash, requireTxHash } from './validation.js';
 
 export interface StatusArgs {
   txHash: string;
@@ -60,7 +60,7 @@ export class BridgeStatusService {
   async status(args: StatusArgs): Promise<BridgeStatus> {
     const { provider: hint, tool: toolHint } = this.hintedProvider(args.bridge);
     requireTxHash(args.txHash);
-    const txHash = normaliseTxHash(args.txHash);
+    const txHash = normalizeTxHash(args.txHash);
 
     let route = args.routeId ? await this.claimRoute(args.routeId, txHash, args.partnerId) : undefined;
     route ??= this.ours(await this.store.routeByTx(txHash, args.partnerId));

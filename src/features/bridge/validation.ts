@@ -95,7 +95,7 @@ const WALLET_HINT: Partial<Record<ChainFamily, string>> = {
 };
 
 /** Canonical form for storage and comparison: EVM hex lower-cased; base58 and bech32 are kept. */
-export function normaliseAddress(family: ChainFamily, value: string): string {
+export function normalizeAddress(family: ChainFamily, value: string): string {
   return family === 'evm' ? value.toLowerCase() : value;
 }
 
@@ -248,7 +248,7 @@ export function requireTxHash(txHash: string, family?: ChainFamily): void {
 }
 
 /** Canonical form of a transaction id: hex is case-insensitive, base58 is not. */
-export function normaliseTxHash(txHash: string): string {
+export function normalizeTxHash(txHash: string): string {
   return /^(0x)?[0-9a-fA-F]{64}$/.test(txHash) ? txHash.toLowerCase() : txHash;
 }
 

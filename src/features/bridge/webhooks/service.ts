@@ -14,7 +14,7 @@ import type { Database } from '../../../platform/db/orm.js';
 import { badInput, notFound } from '../../../platform/errors.js';
 import type { BridgeService, StatusAnswered } from '../service.js';
 import type { BridgeStatus } from '../types.js';
-import { normaliseTxHash, requireTxHash } from '../validation.js';
+import { normalizeTxHash, requireTxHash } from '../validation.js';
 import { checkTarget, guardedLookup, type TargetPolicy } from './target.js';
 
 export interface PushOptions extends TargetPolicy {
@@ -198,7 +198,7 @@ export class WebhookService {
   /** Follows a transfer for a partner from now on (a subscription asks for it); looks at it at once. */
   async follow(partnerId: string, sandbox: boolean, rawTxHash: string): Promise<{ txHash: string }> {
     requireTxHash(rawTxHash);
-    const txHash = normaliseTxHash(rawTxHash);
+    const txHash = normalizeTxHash(rawTxHash);
     const now = new Date();
     const inserted = await this.db.run(
       `insert into bridge_follow (partner_id, tx_hash, sandbox, seq, checks, next_check_at, created_at)
@@ -220,7 +220,7 @@ export class WebhookService {
   async lastChange(partnerId: string, txHash: string): Promise<StatusChange | undefined> {
     const [row] = await this.db.query<{ last_answer: string | null }>(
       'select last_answer from bridge_follow where partner_id = ? and tx_hash = ?',
-      [partnerId, normaliseTxHash(txHash)],
+      [partnerId, normalizeTxHash(txHash)],
     );
     return row?.last_answer ? (JSON.parse(row.last_answer) as StatusChange) : undefined;
   }
@@ -268,7 +268,7 @@ export class WebhookService {
   async observe({ txHash: rawTxHash, bridge, caller, answer }: StatusAnswered): Promise<void> {
     const { partnerId, sandbox } = caller;
     if (!partnerId || this.stopped) return;
-    const txHash = normaliseTxHash(rawTxHash);
+    const txHash = normalizeTxHash(rawTxHash);
     const key = keyOf(answer);
     const now = new Date();
     const change = await this.db.transaction(async (tx) => {
