@@ -28,7 +28,7 @@ import { pagesPlugin } from './platform/http/pages/index.js';
 import { rateLimitPlugin } from './platform/http/rate-limit.js';
 import { RequestLogController } from './platform/http/request-log.js';
 import { restPlugin } from './platform/http/rest-plugin.js';
-import { echoRequestId, edgeServerOptions } from './platform/http/server-options.js';
+import { echoRequestId, edgeServerOptions, probeRoutes } from './platform/http/server-options.js';
 import { coprocessorPlugin } from './platform/routers/coprocessor/coprocessor.js';
 import { createServices, type Services } from './services.js';
 
@@ -126,23 +126,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
   }
 
-  http.get('/healthz', async () => ({ status: 'ok' }));
-  http.get('/readyz', async (_request, reply) => {
-    try {
-      await db.ping();
-    } catch {
-      return reply.code(503).send({ status: 'database unreachable' });
-    }
-    const subgraphs = await unreachableSubgraphs(config.subgraphUrls);
-    if (subgraphs.length) return reply.code(503).send({ status: 'subgraph unreachable', subgraphs });
-    // Without Redis, limits still hold per process: serve, but say so.
-    // The MNS indexer's lag is detail, not readiness: a lagging index still answers.
-    const lag = await indexerLag(db).catch(() => []);
-    const mnsIndexer = lag.length ? { mnsIndexer: lag } : {};
-    if ((await http.rateLimits.counters.probe()) === 'unreachable')
-      return { status: 'degraded', redis: 'unreachable', ...mnsIndexer };
-    return { status: 'ready', ...mnsIndexer };
-  });
+  probeRoutes(
+    http,
+    () => db.ping(),
+    async (reply) => {
+      const subgraphs = await unreachableSubgraphs(config.subgraphUrls);
+      if (subgraphs.length) return reply.code(503).send({ status: 'subgraph unreachable', subgraphs });
+      // Without Redis, limits still hold per process: serve, but say so.
+      // The MNS indexer's lag is detail, not readiness: a lagging index still answers.
+      const lag = await indexerLag(db).catch(() => []);
+      const mnsIndexer = lag.length ? { mnsIndexer: lag } : {};
+      if ((await http.rateLimits.counters.probe()) === 'unreachable')
+        return { status: 'degraded', redis: 'unreachable', ...mnsIndexer };
+      return { status: 'ready', ...mnsIndexer };
+    },
+  );
 
   const graphqlContext: ApolloFastifyContextFunction<RequestContext> = async (request) => contextFor(request, services);
   const graphqlHandler = fastifyApolloHandler(apollo, { context: graphqlContext });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../config.js';
 import { REQUEST_ID } from '../graphql/request-context.js';
 import { trustProxyOption } from './rate-limit.js';
@@ -30,5 +30,25 @@ export function edgeServerOptions(config: Pick<Config, 'bodyLimitBytes' | 'trust
 export function echoRequestId(http: FastifyInstance): void {
   http.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+}
+
+/**
+ * The probes: `/healthz` says the process answers; `/readyz` is a 503 while the database is unreachable,
+ * else whatever `ready` answers (further checks of the server's own).
+ */
+export function probeRoutes(
+  http: FastifyInstance,
+  ping: () => Promise<unknown>,
+  ready: (reply: FastifyReply) => Promise<unknown> = async () => ({ status: 'ready' }),
+): void {
+  http.get('/healthz', async () => ({ status: 'ok' }));
+  http.get('/readyz', async (_request, reply) => {
+    try {
+      await ping();
+    } catch {
+      return reply.code(503).send({ status: 'database unreachable' });
+    }
+    return ready(reply);
   });
 }

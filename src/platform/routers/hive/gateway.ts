@@ -9,7 +9,7 @@ import type { AuthenticatedPartner } from '../../graphql/context.js';
 import { authPlugin } from '../../http/auth.js';
 import { errorHandlerPlugin } from '../../http/error-handler.js';
 import { rateLimitPlugin } from '../../http/rate-limit.js';
-import { echoRequestId, edgeServerOptions } from '../../http/server-options.js';
+import { echoRequestId, edgeServerOptions, probeRoutes } from '../../http/server-options.js';
 import { type CipgateContext, cipgatePlugin } from './plugin.js';
 
 export interface HiveGatewayOptions {
@@ -73,15 +73,7 @@ export async function buildHiveGateway(config: Config, options: HiveGatewayOptio
   // The runtime builds its schema on the first request; do it before the gateway says it is ready.
   await gateway.getSchema();
 
-  http.get('/healthz', async () => ({ status: 'ok' }));
-  http.get('/readyz', async (_request, reply) => {
-    try {
-      await options.ping();
-    } catch {
-      return reply.code(503).send({ status: 'database unreachable' });
-    }
-    return { status: 'ready' };
-  });
+  probeRoutes(http, options.ping);
   // Yoga's documented Fastify integration: Fastify has parsed the body, Hive reads it from the request.
   http.route({
     method: ['GET', 'POST'],
