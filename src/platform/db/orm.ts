@@ -198,8 +198,10 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
       // WAL lets readers run beside the single writer. Migrations wait long for the file's write lock
       // (another process may be migrating); requests wait only the acquire timeout, then fail with
       // SQLITE_BUSY, which callers answer with a 503.
-      await connection.execute('pragma journal_mode = wal');
+      // The busy timeout first: switching to WAL takes the file's lock, which a process migrating
+      // beside this one may hold.
       await connection.execute('pragma busy_timeout = 10000');
+      await connection.execute('pragma journal_mode = wal');
       await connection.execute('pragma synchronous = normal');
       if (migrating) await migrate(orm, dialect);
       if (limits.acquireTimeoutMs) await connection.execute(`pragma busy_timeout = ${limits.acquireTimeoutMs}`);

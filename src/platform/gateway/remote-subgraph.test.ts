@@ -211,7 +211,10 @@ describe('subgraphs served by their own processes', () => {
     const back = await app.http.inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': apiKey } });
     expect(back.statusCode).toBe(200);
     const again = await graphql('{ meteredEcho(text: "back") }', { 'x-api-key': apiKey });
-    expect(again.json()).toEqual({ data: { meteredEcho: 'back' } });
+    expect(again.json()).toEqual({
+      data: { meteredEcho: 'back' },
+      extensions: { credits: { charged: 1, remaining: 4 } },
+    });
     expect(await balanceOf(id)).toEqual({ balance: 4, usage: 1, reserved: 0 });
   }, 120_000);
 
