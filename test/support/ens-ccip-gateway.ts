@@ -14,6 +14,11 @@ import {
 } from 'viem';
 import type { LocalAccount } from 'viem/accounts';
 import { namehash } from 'viem/ens';
+import {
+  addrResolverAbi,
+  extendedResolverAbi,
+  textResolverAbi,
+} from '../../src/features/identity/providers/ens/abis.js';
 
 /** What the gateway holds for one name: the records an offchain resolver serves. */
 export interface OffchainRecords {
@@ -31,48 +36,9 @@ export interface CcipGateway {
   stop(): Promise<void>;
 }
 
-const resolveAbi = [
-  {
-    type: 'function',
-    name: 'resolve',
-    stateMutability: 'view',
-    inputs: [
-      { name: 'name', type: 'bytes' },
-      { name: 'data', type: 'bytes' },
-    ],
-    outputs: [{ name: '', type: 'bytes' }],
-  },
-] as const;
-
-const recordAbi = [
-  {
-    type: 'function',
-    name: 'addr',
-    stateMutability: 'view',
-    inputs: [{ name: 'node', type: 'bytes32' }],
-    outputs: [{ name: '', type: 'address' }],
-  },
-  {
-    type: 'function',
-    name: 'addr',
-    stateMutability: 'view',
-    inputs: [
-      { name: 'node', type: 'bytes32' },
-      { name: 'coinType', type: 'uint256' },
-    ],
-    outputs: [{ name: '', type: 'bytes' }],
-  },
-  {
-    type: 'function',
-    name: 'text',
-    stateMutability: 'view',
-    inputs: [
-      { name: 'node', type: 'bytes32' },
-      { name: 'key', type: 'string' },
-    ],
-    outputs: [{ name: '', type: 'string' }],
-  },
-] as const;
+// The gateway decodes exactly what the provider encodes: the same ABIs.
+const resolveAbi = extendedResolverAbi;
+const recordAbi = [...addrResolverAbi, ...textResolverAbi] as const;
 
 /** DNS wire format (RFC 1035 §3.1) back to a dotted name. */
 function dnsDecode(packet: Hex): string {
