@@ -15,6 +15,7 @@ import { createGraphqlServer } from './platform/gateway/server.js';
 import { unreachableSubgraphs } from './platform/gateway/subgraph-health.js';
 import { buildSupergraph } from './platform/gateway/supergraph.js';
 import type { RequestContext } from './platform/graphql/context.js';
+import { nestingGuard } from './platform/graphql/limits.js';
 import { contextFor } from './platform/graphql/request-context.js';
 import type { SubgraphDefinition } from './platform/graphql/subgraph.js';
 import { authPlugin } from './platform/http/auth.js';
@@ -145,7 +146,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const graphqlContext: ApolloFastifyContextFunction<RequestContext> = async (request) => contextFor(request, services);
   const graphqlHandler = fastifyApolloHandler(apollo, { context: graphqlContext });
   // No automatic HEAD: it would run (and charge) a GET query whose answer is never sent.
-  http.route({ method: ['GET', 'POST', 'OPTIONS'], url: '/graphql', handler: graphqlHandler, exposeHeadRoute: false });
+  http.route({
+    method: ['GET', 'POST', 'OPTIONS'],
+    url: '/graphql',
+    preHandler: nestingGuard(config.graphqlLimits),
+    handler: graphqlHandler,
+    exposeHeadRoute: false,
+  });
   // The gateway runs no subscriptions: the bridge subgraph serves its own over graphql-ws on /graphql.
   const bridgeSchema = supergraph.subgraphs.find((s) => s.name === 'bridge')?.schema;
   const subscriptions = bridgeSchema

@@ -1,4 +1,5 @@
 import { type ApolloServerPlugin, type GraphQLResponse, HeaderMap } from '@apollo/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   type ASTVisitor,
   type DocumentNode,
@@ -278,6 +279,72 @@ export function operationCost(
  * (a batch's list length), so it is checked on every request, not once per cached document, as the
  * answer for the operation, after any credit hold was taken (released, the answer not being a 200).
  */
+/**
+ * How deeply `{` nest in an operation's text, strings and comments skipped: one linear pass, run before
+ * graphql-js parses. Its parser is recursive, so a few thousand nested selections can exhaust the stack
+ * (a parse failure, or worse) before any depth rule sees a document.
+ */
+export function braceDepth(source: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '#') {
+      const eol = source.indexOf('\n', i);
+      i = eol < 0 ? source.length : eol;
+    } else if (c === '"') {
+      if (source.startsWith('"""', i)) {
+        const end = source.indexOf('"""', i + 3);
+        i = end < 0 ? source.length : end + 2;
+      } else {
+        i = skipString(source, i);
+      }
+    } else if (c === '{') {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (c === '}') {
+      depth--;
+    }
+  }
+  return max;
+}
+
+/** Index of the closing quote of the one-line string opening at `start` (escapes honoured). */
+function skipString(source: string, start: number): number {
+  for (let i = start + 1; i < source.length; i++) {
+    if (source[i] === '\\') i++;
+    else if (source[i] === '"' || source[i] === '\n') return i;
+  }
+  return source.length;
+}
+
+/** Far past any real operation's nesting, and far below what the recursive parser survives. */
+const PARSE_NESTING_CEILING = 256;
+
+/**
+ * A /graphql pre-handler refusing an operation nested past any real one before Apollo parses it (an
+ * error thrown inside Apollo's pipeline before parsing would be an unexpected 500). The answer is the
+ * same refusal the depth rule gives: 400, BAD_USER_INPUT naming GRAPHQL_MAX_DEPTH, free.
+ */
+export function nestingGuard(limits: Pick<GraphqlLimits, 'maxDepth'>) {
+  const ceiling = Math.max(PARSE_NESTING_CEILING, limits.maxDepth);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const source =
+      (request.body as { query?: unknown } | undefined)?.query ?? (request.query as { query?: unknown })?.query;
+    if (typeof source !== 'string') return;
+    const depth = braceDepth(source);
+    if (depth <= ceiling) return;
+    return reply.code(400).send({
+      errors: [
+        {
+          message: `The operation nests ${depth} levels deep; at most ${limits.maxDepth} are allowed (GRAPHQL_MAX_DEPTH)`,
+          extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'GRAPHQL_MAX_DEPTH' },
+        },
+      ],
+    });
+  };
+}
+
 export function operationLimitsPlugin(limits: GraphqlLimits): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
