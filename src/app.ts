@@ -83,7 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const services = await createServices(config, db, http.log);
 
   const supergraph = buildSupergraph(options.subgraphs ?? subgraphs);
-  const apollo = await createGraphqlServer(supergraph, {
+  const graphql = await createGraphqlServer(supergraph, {
     explorer: config.graphqlExplorer,
     subgraphUrls: config.subgraphUrls,
     subgraphSecret: config.subgraphSecret,
@@ -144,7 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
 
   const graphqlContext: ApolloFastifyContextFunction<RequestContext> = async (request) => contextFor(request, services);
-  const graphqlHandler = fastifyApolloHandler(apollo, { context: graphqlContext });
+  const graphqlHandler = fastifyApolloHandler(graphql.apollo, { context: graphqlContext });
   // No automatic HEAD: it would run (and charge) a GET query whose answer is never sent.
   http.route({
     method: ['GET', 'POST', 'OPTIONS'],
@@ -167,7 +167,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await http.register(restPlugin, {
     routes: restRoutes,
-    apollo,
+    graphql,
     services,
     prices: supergraph.prices,
     apiSdl: supergraph.apiSdl,
@@ -180,7 +180,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       draining = true;
       await subscriptions?.close();
       await http.close();
-      await apollo.stop();
+      await graphql.apollo.stop();
       await services.close();
       await db.close();
     },

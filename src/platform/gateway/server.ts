@@ -2,6 +2,7 @@ import { ApolloGateway, type GraphQLDataSourceProcessOptions, RemoteGraphQLDataS
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { creditsPlugin } from '../credits/plugin.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.js';
 import { upstreamUnavailable } from '../errors.js';
@@ -33,7 +34,7 @@ export async function createGraphqlServer(
     subgraphTimeoutMs?: number;
     limits: GraphqlLimits;
   },
-): Promise<ApolloServer<RequestContext>> {
+): Promise<GraphqlServer> {
   const schemas = new Map(supergraph.subgraphs.map((s) => [s.name, s.schema]));
   const gateway = new ApolloGateway({
     supergraphSdl: supergraph.sdl,
@@ -80,15 +81,7 @@ export async function createGraphqlServer(
         async requestDidStart() {
           return {
             async didEncounterErrors({ errors, contextValue }) {
-              for (const error of errors) {
-                const code = error.extensions?.code;
-                if (code === undefined || code === 'INTERNAL_SERVER_ERROR' || code === 'DOWNSTREAM_SERVICE_ERROR') {
-                  contextValue.log.error(
-                    { err: error.originalError ?? error, path: error.path },
-                    'GraphQL field failed',
-                  );
-                }
-              }
+              logFailedFields(errors, contextValue.log);
             },
           };
         },
@@ -97,27 +90,50 @@ export async function createGraphqlServer(
         ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
         : ApolloServerPluginLandingPageDisabled(),
     ],
-    formatError: (unformatted, error) => {
-      // hideSchemaDetailsFromClientErrors covers validation errors only; variable coercion suggests too.
-      const formatted = options.explorer ? unformatted : withoutSuggestions(unformatted);
-      const limited = formatLimitError(formatted);
-      if (limited) return limited;
-      const code = formatted.extensions?.code;
-      // Unexpected failures keep their details in the log, not in the answer.
-      if (code === 'INTERNAL_SERVER_ERROR' || code === 'DOWNSTREAM_SERVICE_ERROR' || code === undefined) {
-        // A database that cannot answer now is a temporary outage (503, retry), not a bug.
-        if (isDatabaseUnavailable(error)) {
-          const { message: _m, extensions: _x, ...rest } = formatted;
-          return { ...rest, message: DATABASE_UNAVAILABLE_MESSAGE, extensions: { code: 'UPSTREAM_UNAVAILABLE' } };
-        }
-        return { ...formatted, message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
-      }
-      const { serviceName: _s, exception: _e, ...extensions } = formatted.extensions ?? {};
-      return { ...formatted, extensions };
-    },
+    formatError: graphqlErrorFormatter(options.explorer),
   });
   await server.start();
-  return server;
+  return { apollo: server, compiled, formatError: graphqlErrorFormatter(options.explorer) };
+}
+
+export interface GraphqlServer {
+  apollo: ApolloServer<RequestContext>;
+  /** Single-fetch operations compiled once; REST routes run theirs without Apollo's pipeline. */
+  compiled: CompiledOperations;
+  /** What a caller sees of an error (the same function Apollo Server applies). */
+  formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+}
+
+/** Field errors that are bugs or outages, with their details, for the log (callers see them redacted). */
+export function logFailedFields(errors: readonly GraphQLError[], log: RequestContext['log']): void {
+  for (const error of errors) {
+    const code = error.extensions?.code;
+    if (code === undefined || code === 'INTERNAL_SERVER_ERROR' || code === 'DOWNSTREAM_SERVICE_ERROR') {
+      log.error({ err: error.originalError ?? error, path: error.path }, 'GraphQL field failed');
+    }
+  }
+}
+
+/** Apollo Server's `formatError`: hides internal details from callers; the log keeps them. */
+function graphqlErrorFormatter(explorer: boolean) {
+  return (unformatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    // hideSchemaDetailsFromClientErrors covers validation errors only; variable coercion suggests too.
+    const formatted = explorer ? unformatted : withoutSuggestions(unformatted);
+    const limited = formatLimitError(formatted);
+    if (limited) return limited;
+    const code = formatted.extensions?.code;
+    // Unexpected failures keep their details in the log, not in the answer.
+    if (code === 'INTERNAL_SERVER_ERROR' || code === 'DOWNSTREAM_SERVICE_ERROR' || code === undefined) {
+      // A database that cannot answer now is a temporary outage (503, retry), not a bug.
+      if (isDatabaseUnavailable(error)) {
+        const { message: _m, extensions: _x, ...rest } = formatted;
+        return { ...rest, message: DATABASE_UNAVAILABLE_MESSAGE, extensions: { code: 'UPSTREAM_UNAVAILABLE' } };
+      }
+      return { ...formatted, message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    }
+    const { serviceName: _s, exception: _e, ...extensions } = formatted.extensions ?? {};
+    return { ...formatted, extensions };
+  };
 }
 
 /**

@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import { Kind, type OperationDefinitionNode, parse } from 'graphql';
-import { rootFields } from '../credits/plugin.js';
+import { rootFields } from '../credits/root-fields.js';
 import type { PriceTable } from '../gateway/prices.js';
 import { surfaceOf } from './errors.js';
 import { partnerErrorSchema } from './rest-route.js';

@@ -1,5 +1,4 @@
-import type { ApolloServer } from '@apollo/server';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import {
   buildSchema,
   type GraphQLFormattedError,
@@ -8,10 +7,11 @@ import {
   type OperationDefinitionNode,
   parse,
 } from 'graphql';
-import { rootFields } from '../credits/plugin.js';
+import { creditHeaders, RequestCharge } from '../credits/charging.js';
+import { rootFields } from '../credits/root-fields.js';
 import { AppError, ErrorCode, httpStatusOf, notFound } from '../errors.js';
 import type { PriceTable } from '../gateway/prices.js';
-import type { RequestContext } from '../graphql/context.js';
+import { type GraphqlServer, logFailedFields } from '../gateway/server.js';
 import { contextFor } from '../graphql/request-context.js';
 import type { Services } from '../services.js';
 import { dataSchema, inputSchema, type JsonSchema, nonNull, schemaAt } from './graphql-json-schema.js';
@@ -83,12 +83,18 @@ export function deriveRoute(api: GraphQLSchema, route: RestRoute<unknown>) {
   return { operation, schema, respond, variables: variables ?? (() => ({})) };
 }
 
-/** Mounts the REST route table; each route executes its GraphQL operation through the gateway. */
+/**
+ * Mounts the REST route table. Each route is a persisted operation: derived, planned and, when the gateway
+ * would answer it with one fetch from an in-process subgraph, compiled once at start-up. A call then runs
+ * its route's JSON-schema validation, the credit hold, the compiled execution and the settlement — the
+ * same resolvers, prices, charging and errors as `/graphql`, without Apollo's request pipeline. A route
+ * whose plan needs the gateway goes through it.
+ */
 export async function restPlugin(
   app: FastifyInstance,
   opts: {
     routes: RestRoute<unknown>[];
-    apollo: ApolloServer<RequestContext>;
+    graphql: GraphqlServer;
     services: Services;
     prices: PriceTable;
     /** The composed API schema, which the REST shapes are derived from. */
@@ -96,9 +102,14 @@ export async function restPlugin(
   },
 ) {
   const api = buildSchema(opts.apiSdl);
+  const { apollo, compiled, formatError } = opts.graphql;
   for (const route of opts.routes) {
     const { operation, schema, respond, variables } = deriveRoute(api, route);
-    const paid = rootFields(operation, {}, {}, opts.prices).some((f) => f.price > 0);
+    const fields = rootFields(operation, {}, {}, opts.prices);
+    const paid = fields.some((f) => f.price > 0);
+    // Parsed once; the same object is the compiled-operations cache key.
+    const document = parse(route.operation);
+    const execute = compiled.executorFor(document);
     if (paid && route.method === 'GET') {
       // HEAD would run the paid operation and send no answer: refuse it rather than charge for nothing.
       app.route({
@@ -114,25 +125,56 @@ export async function restPlugin(
         },
       });
     }
+    /** The gateway's way: Apollo Server's whole pipeline, with the credit plugin. */
+    const viaGateway = async (request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>) => {
+      const response = await apollo.executeOperation(
+        { query: route.operation, variables: input },
+        { contextValue: contextFor(request, opts.services, route.label) },
+      );
+      if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
+      const { data, errors } = response.body.singleResult;
+      if (errors?.length) throw errorOf(errors);
+      // What the answer costs (set by the credit plugin): only on an answer, an error is never charged.
+      for (const [name, value] of response.http.headers) if (name.startsWith('x-credits-')) reply.header(name, value);
+      return answer(data);
+    };
+    // A nullable root field answering null (rather than NOT_FOUND) still means "nothing here" on REST.
+    const answer = (data: Record<string, unknown> | null | undefined) => {
+      const missing = Object.entries(data ?? {}).find(([, value]) => value === null);
+      if (!data || missing) throw notFound(`Not found: ${missing?.[0] ?? 'no data'}`);
+      return respond(data);
+    };
     app.route({
       method: route.method,
       url: route.url,
       exposeHeadRoute: !paid,
       schema,
       handler: async (request, reply) => {
-        const response = await opts.apollo.executeOperation(
-          { query: route.operation, variables: variables(request) as Record<string, unknown> },
-          { contextValue: contextFor(request, opts.services, route.label) },
-        );
-        if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
-        const { data, errors } = response.body.singleResult;
-        if (errors?.length) throw errorOf(errors);
-        // A nullable root field answering null (rather than NOT_FOUND) still means "nothing here" on REST.
-        const missing = Object.entries(data ?? {}).find(([, value]) => value === null);
-        if (!data || missing) throw notFound(`Not found: ${missing?.[0] ?? 'no data'}`);
-        // What the answer costs (set by the credit plugin): only on an answer, an error is never charged.
-        for (const [name, value] of response.http.headers) if (name.startsWith('x-credits-')) reply.header(name, value);
-        return respond(data);
+        const input = variables(request) as Record<string, unknown>;
+        if (!execute) return viaGateway(request, reply, input);
+        const ctx = contextFor(request, opts.services, route.label);
+        const charge = await RequestCharge.open(ctx, fields);
+        let result: Awaited<ReturnType<typeof execute>>;
+        try {
+          result = await execute(document, undefined, input, ctx);
+        } catch (err) {
+          await charge.close({ data: null });
+          throw err;
+        }
+        if (result.data === undefined) {
+          // The input did not coerce (the route schema lets through what GraphQL refuses): nothing ran, and
+          // the gateway words that refusal.
+          await charge.close({ data: null });
+          return viaGateway(request, reply, input);
+        }
+        const errors = result.errors?.length ? result.errors : undefined;
+        if (errors) logFailedFields(errors, ctx.log);
+        const formatted = errors?.map((error) => formatError(error.toJSON(), error));
+        const credits = await charge.close({ data: result.data as Record<string, unknown> | null, errors: formatted });
+        if (formatted) throw errorOf(formatted);
+        const body = answer(result.data as Record<string, unknown> | null);
+        reply.headers(creditHeaders(credits));
+        return body;
       },
     });
   }

@@ -7,7 +7,7 @@ import {
   Kind,
   type OperationDefinitionNode,
 } from 'graphql';
-import { type RootField, rootFields } from '../credits/plugin.js';
+import { type RootField, rootFields } from '../credits/root-fields.js';
 import type { PriceTable } from '../gateway/prices.js';
 
 /** What a router needs to hold before running an operation: its paid root fields and their total. */

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { buildSchema, type DocumentNode, parse } from 'graphql';
 import type { Charge, CreditLedger, Reservation } from '../../credits/ledger.js';
-import type { RootField } from '../../credits/plugin.js';
+import type { RootField } from '../../credits/root-fields.js';
 import { AppError, ErrorCode, httpStatusOf } from '../../errors.js';
 import type { PriceTable } from '../../gateway/prices.js';
 import { GATEWAY_TOKEN_HEADER, signGatewayToken } from '../../gateway/subgraph-token.js';

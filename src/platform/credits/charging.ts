@@ -1,0 +1,131 @@
+import { insufficientCredits, unauthenticated } from '../errors.js';
+import type { RequestContext } from '../graphql/context.js';
+import { recordCharges } from '../http/metrics.js';
+import type { Charge, Reservation } from './ledger.js';
+import type { RootField } from './root-fields.js';
+
+/** What an answer costs, told to the caller before it is sent: headers and the GraphQL `credits` extension. */
+export interface CreditsAnnouncement {
+  charged: number;
+  /** The partner's balance once this charge settles; absent without a partner or when unreadable. */
+  remaining?: number;
+}
+
+/** The part of an execution result that decides the charge: which root fields answered without error. */
+export interface ChargedResult {
+  data?: Record<string, unknown> | null;
+  errors?: readonly { path?: readonly (string | number)[] }[];
+}
+
+const plural = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
+
+const paidNames = (fields: readonly RootField[]) =>
+  fields
+    .filter((f) => f.price > 0)
+    .map((f) => f.fieldName)
+    .join(' + ');
+
+/**
+ * One request's charge, the same for every way an operation is executed (Apollo's pipeline on /graphql,
+ * the compiled path of REST routes and single-fetch GraphQL): `open` reserves the sum of the root fields'
+ * prices before anything runs, `close` charges the root fields that answered — settled only once the
+ * answer reached the client with HTTP 200 (see delivery.ts) — and releases the rest.
+ */
+export class RequestCharge {
+  private constructor(
+    private readonly ctx: RequestContext,
+    private readonly fields: readonly RootField[],
+    private reservation: Reservation | undefined,
+  ) {}
+
+  /**
+   * Reserves the operation's price. Throws UNAUTHENTICATED for paid fields without a partner and
+   * INSUFFICIENT_CREDITS when the available balance does not cover it; both are free refusals.
+   */
+  static async open(ctx: RequestContext, fields: readonly RootField[]): Promise<RequestCharge> {
+    let total = 0;
+    for (const f of fields) total += f.price;
+    if (total === 0) return new RequestCharge(ctx, fields, undefined);
+    if (!ctx.partner) {
+      throw unauthenticated(`A valid x-api-key header is required for paid fields (${paidNames(fields)})`);
+    }
+    const label = ctx.operationLabel ?? paidNames(fields);
+    const result = await ctx.services.ledger.reserve(ctx.partner.id, total, label, ctx.requestId);
+    if (!result.ok) {
+      throw insufficientCredits(
+        `Insufficient credits: ${label} requires ${plural(total)}, but the balance available is ${plural(result.available)}`,
+        { required: total, available: result.available },
+      );
+    }
+    if (ctx.delivery) ctx.delivery.holdsCredits = true;
+    return new RequestCharge(ctx, fields, result.reservation);
+  }
+
+  /**
+   * Decides what the answer costs (each paid root field that answered without error; nothing when the
+   * request as a whole failed) and arranges its settlement. Call it exactly once, with the answer as it
+   * will be sent; the returned announcement goes out with it.
+   */
+  async close(result: ChargedResult): Promise<CreditsAnnouncement> {
+    const held = this.reservation;
+    this.reservation = undefined;
+    if (!held) return this.announce(0, 0);
+    const data = result.data ?? null;
+    const failed = new Set((result.errors ?? []).map((e) => e.path?.[0]).filter((k) => k !== undefined));
+    const requestFailed = !data || (result.errors ?? []).some((e) => !e.path);
+    const charges: Charge[] = requestFailed
+      ? []
+      : this.fields
+          .filter((f) => f.price > 0 && f.responseKey in data && !failed.has(f.responseKey))
+          .map((f) => ({ operation: f.fieldName, credits: f.price }));
+    let charged = 0;
+    for (const c of charges) charged += c.credits;
+    const announcement = await this.announce(charged, held.credits);
+    const { ctx } = this;
+    const { ledger } = ctx.services;
+    const onError = (err: unknown, attempt: number) =>
+      ctx.log.error({ err, attempt }, 'credit settlement failed; retrying');
+    const delivery = ctx.delivery;
+    if (!delivery) {
+      // Not over HTTP (an in-process call): the answer is handed over by returning it.
+      if (await ledger.settleReliably(held, charges, ctx.requestId, { onError })) recordCharges(charges);
+      return announcement;
+    }
+    // An answer that charged nothing and carries errors is not worth replaying: a retry runs again.
+    const keep = charges.length > 0 || !result.errors?.length;
+    delivery.onOutcome((outcome) => {
+      const answered = outcome.delivered && outcome.statusCode === 200;
+      if (!(answered && keep)) delivery.forgetAnswer?.();
+      void ledger
+        .settleReliably(held, answered ? charges : [], ctx.requestId, {
+          onError,
+          within: answered && keep ? delivery.recordAnswer : undefined,
+        })
+        .then((total) => {
+          if (answered && total) recordCharges(charges);
+        });
+    });
+    return announcement;
+  }
+
+  /** `x-credits-charged` and, for a partner, `x-credits-remaining`: the balance once this charge settles. */
+  private async announce(charged: number, held: number): Promise<CreditsAnnouncement> {
+    const partner = this.ctx.partner;
+    if (!partner) return { charged };
+    try {
+      // The available balance still has this request's hold taken off.
+      return { charged, remaining: (await this.ctx.services.ledger.available(partner.id)) + held - charged };
+    } catch (err) {
+      // A header is not worth failing an answer the partner is about to pay for.
+      this.ctx.log.warn({ err }, 'could not read the balance for x-credits-remaining');
+      return { charged };
+    }
+  }
+}
+
+/** The announcement as response headers. */
+export function creditHeaders(credits: CreditsAnnouncement): Record<string, string> {
+  return credits.remaining === undefined
+    ? { 'x-credits-charged': String(credits.charged) }
+    : { 'x-credits-charged': String(credits.charged), 'x-credits-remaining': String(credits.remaining) };
+}
