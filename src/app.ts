@@ -11,6 +11,7 @@ import type { Config } from './platform/config.js';
 import { deliveryPlugin } from './platform/credits/delivery.js';
 import { idempotencyPlugin } from './platform/credits/idempotency.js';
 import { openDatabase } from './platform/db/orm.js';
+import { directGraphql } from './platform/gateway/direct-graphql.js';
 import { createGraphqlServer } from './platform/gateway/server.js';
 import { unreachableSubgraphs } from './platform/gateway/subgraph-health.js';
 import { buildSupergraph } from './platform/gateway/supergraph.js';
@@ -145,12 +146,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const graphqlContext: ApolloFastifyContextFunction<RequestContext> = async (request) => contextFor(request, services);
   const graphqlHandler = fastifyApolloHandler(graphql.apollo, { context: graphqlContext });
+  // Single-fetch operations POSTed as JSON skip Apollo's pipeline; every other request goes through it.
+  const direct = directGraphql({
+    graphql,
+    apiSdl: supergraph.apiSdl,
+    prices: supergraph.prices,
+    limits: config.graphqlLimits,
+    services,
+  });
   // No automatic HEAD: it would run (and charge) a GET query whose answer is never sent.
-  http.route({
+  http.route<{ Reply: string }>({
     method: ['GET', 'POST', 'OPTIONS'],
     url: '/graphql',
     preHandler: nestingGuard(config.graphqlLimits),
-    handler: graphqlHandler,
+    async handler(request, reply) {
+      return (await direct(request, reply)) ?? graphqlHandler.call(this, request, reply);
+    },
     exposeHeadRoute: false,
   });
   // The gateway runs no subscriptions: the bridge subgraph serves its own over graphql-ws on /graphql.

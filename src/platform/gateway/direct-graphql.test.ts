@@ -1,0 +1,128 @@
+import { ApolloServer } from '@apollo/server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { postGraphql } from '../../../test/support/graphql.js';
+import { withMetered } from '../../../test/support/paid-subgraph.js';
+import { useTestApp } from '../../../test/support/use-app.js';
+
+/**
+ * /graphql answers single-fetch operations without Apollo Server's pipeline (direct-graphql.ts). Each
+ * case is sent twice: as is (the direct path) and with `extensions: {}`, which the direct path leaves to
+ * Apollo. Both must answer the same status, headers and body, and charge the same.
+ */
+describe('/graphql direct path', () => {
+  const app = useTestApp({}, { subgraphs: withMetered() });
+  const apollo = vi.spyOn(ApolloServer.prototype, 'executeHTTPGraphQLRequest');
+  afterEach(() => apollo.mockClear());
+
+  const usage = async (partnerId: string) =>
+    Number(
+      (await app.services.db.query<{ u: number }>('select credit_usage as u from partner where id = ?', [partnerId]))[0]
+        ?.u,
+    );
+
+  /** Sends the payload both ways; returns both answers with the credits each charged. */
+  async function both(payload: Record<string, unknown>, credits = 10) {
+    const { id, apiKey } = await app.partner(credits);
+    const answers = [];
+    for (const viaApollo of [false, true]) {
+      const before = await usage(id);
+      apollo.mockClear();
+      const res = await postGraphql(app, viaApollo ? { ...payload, extensions: {} } : payload, apiKey);
+      await app.services.ledger.whenSettled(id);
+      answers.push({
+        status: res.statusCode,
+        body: res.body,
+        contentType: res.headers['content-type'],
+        cacheControl: res.headers['cache-control'],
+        charged: res.headers['x-credits-charged'],
+        usage: (await usage(id)) - before,
+        apollo: apollo.mock.calls.length,
+      });
+    }
+    const [direct, gateway] = answers as [(typeof answers)[0], (typeof answers)[0]];
+    return { direct, gateway };
+  }
+
+  const same = (direct: Record<string, unknown>, gateway: Record<string, unknown>) => {
+    // The remaining balance differs by what the first call charged; everything else is byte-equal.
+    const strip = (answer: Record<string, unknown>) => ({
+      ...answer,
+      apollo: undefined,
+      body: String(answer.body).replace(/"remaining":\d+/, '"remaining":_'),
+    });
+    expect(strip(direct)).toEqual(strip(gateway));
+    expect(direct.apollo).toBe(0);
+    expect(gateway.apollo).toBe(1);
+  };
+
+  it('answers and charges a paid field like the gateway, without running Apollo', async () => {
+    const { direct, gateway } = await both({ query: '{ meteredEcho(text: "hi") }' });
+    same(direct, gateway);
+    expect(direct).toMatchObject({
+      status: 200,
+      charged: '1',
+      usage: 1,
+      contentType: 'application/json; charset=utf-8',
+    });
+    expect(JSON.parse(direct.body)).toEqual({
+      data: { meteredEcho: 'hi' },
+      extensions: { credits: { charged: 1, remaining: 9 } },
+    });
+  });
+
+  it('coerces variables and honours operationName', async () => {
+    const query = 'query A($t: String!) { meteredEcho(text: $t) } query B { meteredTwo }';
+    const { direct, gateway } = await both({ query, operationName: 'A', variables: { t: 'x' } });
+    same(direct, gateway);
+    expect(direct.usage).toBe(1);
+    const b = await both({ query, operationName: 'B' });
+    same(b.direct, b.gateway);
+    expect(b.direct.usage).toBe(2);
+  });
+
+  it('words field errors the same way: an outage is a free 503, a bug is redacted, a partial answer pays for what answered', async () => {
+    const outage = await both({ query: '{ meteredFails }' });
+    same(outage.direct, outage.gateway);
+    expect(outage.direct).toMatchObject({ status: 503, usage: 0, charged: '0' });
+
+    const bug = await both({ query: '{ meteredBug }' });
+    same(bug.direct, bug.gateway);
+    expect(bug.direct.body).not.toContain('secret internal detail');
+    expect(bug.direct.usage).toBe(0);
+
+    const partial = await both({ query: '{ meteredFails(how: "input") meteredTwo }' });
+    same(partial.direct, partial.gateway);
+    expect(partial.direct).toMatchObject({ status: 200, usage: 2, charged: '2' });
+  });
+
+  it('answers a free public lookup without a key', async () => {
+    const query = '{ primaryName(caip2Id: "move-mvmt:126", address: "0x1") { name } }';
+    apollo.mockClear();
+    const direct = await postGraphql(app, { query });
+    const gateway = await postGraphql(app, { query, extensions: {} });
+    expect(direct.statusCode).toBe(gateway.statusCode);
+    expect(direct.body).toBe(gateway.body);
+    expect(apollo).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves refusals, invalid documents and bad variables to Apollo, charging nothing', async () => {
+    const { id, apiKey } = await app.partner(1);
+    const cases: [Record<string, unknown>, string | undefined, number][] = [
+      [{ query: '{ meteredTwo }' }, undefined, 401],
+      [{ query: '{ meteredTwo }' }, apiKey, 400],
+      [{ query: '{ meteredNope }' }, apiKey, 400],
+      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: 5 } }, apiKey, 400],
+      [{ query: '{ meteredEcho(text: "a") } { meteredTwo }' }, apiKey, 400],
+      // Long documents are parsed by Apollo alone, so an oversized one is never parsed twice.
+      [{ query: `{ meteredNope }\n#${'x'.repeat(9000)}` }, apiKey, 400],
+    ];
+    for (const [payload, key, status] of cases) {
+      apollo.mockClear();
+      const res = await postGraphql(app, payload, key);
+      expect([JSON.stringify(payload), res.statusCode]).toEqual([JSON.stringify(payload), status]);
+      expect(apollo).toHaveBeenCalledTimes(1);
+    }
+    await app.services.ledger.whenSettled(id);
+    expect(await usage(id)).toBe(0);
+  });
+});

@@ -1,0 +1,145 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  buildSchema,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLFormattedError,
+  getVariableValues,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  specifiedRules,
+  validate,
+} from 'graphql';
+import { creditHeaders, RequestCharge } from '../credits/charging.js';
+import { rootFields } from '../credits/root-fields.js';
+import { httpStatusOfResult } from '../graphql/errors.js';
+import { type GraphqlLimits, knownRootOperationRule, limitsValidationRule, operationCost } from '../graphql/limits.js';
+import { contextFor } from '../graphql/request-context.js';
+import type { Services } from '../services.js';
+import type { PriceTable } from './prices.js';
+import { type GraphqlServer, logFailedFields } from './server.js';
+
+/** A query text, parsed and validated once, with what each of its operations needs to run directly. */
+interface Prepared {
+  document: DocumentNode;
+  fragments: Record<string, FragmentDefinitionNode>;
+  /** False when the document fails validation: Apollo words those errors. */
+  valid: boolean;
+}
+
+/**
+ * Distinct query texts kept, and the longest one taken: clients send a handful of short documents
+ * (variables carry the data). Together they bound the cache to a few MiB against texts that vary, and a
+ * huge document (an attack on the limits) is parsed once, by Apollo, not once here and again there.
+ */
+const MAX_PREPARED = 250;
+const MAX_QUERY_LENGTH = 8192;
+
+/**
+ * `/graphql` without Apollo Server's request pipeline, for the operations that need nothing from it: a
+ * JSON POST of a valid query whose plan is one fetch from an in-process subgraph (the compiled executor
+ * of `CompiledOperations`). It applies the same validation rules, cost limit, credit hold and settlement,
+ * error formatting and HTTP status as the pipeline; anything else — GET, batches, persisted queries,
+ * other media types, invalid documents, variables that do not coerce, a refused credit hold — returns
+ * undefined so the caller hands the request to Apollo, which answers it exactly as before.
+ */
+export function directGraphql(opts: {
+  graphql: GraphqlServer;
+  apiSdl: string;
+  prices: PriceTable;
+  limits: GraphqlLimits;
+  services: Services;
+}) {
+  const { compiled, formatError } = opts.graphql;
+  const schema = buildSchema(opts.apiSdl);
+  const rules = [...specifiedRules, knownRootOperationRule, limitsValidationRule(opts.limits)];
+  const prepared = new Map<string, Prepared | null>();
+
+  const prepare = (query: string): Prepared | null => {
+    let entry = prepared.get(query);
+    if (entry !== undefined) return entry;
+    try {
+      const document = parse(query, { maxTokens: opts.limits.maxTokens });
+      const fragments = Object.fromEntries(
+        document.definitions
+          .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+          .map((d) => [d.name.value, d]),
+      );
+      entry = { document, fragments, valid: validate(schema, document, rules).length === 0 };
+    } catch {
+      entry = null;
+    }
+    if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value as string);
+    prepared.set(query, entry);
+    return entry;
+  };
+
+  const operationOf = (document: DocumentNode, name: string | undefined): OperationDefinitionNode | undefined => {
+    const operations = document.definitions.filter(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
+    if (name === undefined) return operations.length === 1 ? operations[0] : undefined;
+    return operations.find((o) => o.name?.value === name);
+  };
+
+  /** Answers the request, or returns undefined (having sent and charged nothing) to leave it to Apollo. */
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<string | undefined> => {
+    if (request.method !== 'POST' || !isJson(request.headers['content-type']) || !acceptsJson(request.headers.accept)) {
+      return undefined;
+    }
+    const body = request.body as Record<string, unknown> | null;
+    if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof body.query !== 'string') return;
+    if (body.query.length > MAX_QUERY_LENGTH) return;
+    if (body.extensions !== undefined) return;
+    const { operationName, variables } = body;
+    if (operationName != null && typeof operationName !== 'string') return;
+    if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return;
+    const entry = prepare(body.query);
+    if (!entry?.valid) return;
+    const operation = operationOf(entry.document, operationName ?? undefined);
+    if (!operation) return;
+    const execute = compiled.executorFor(entry.document, operationName ?? undefined);
+    if (!execute) return;
+    const raw = (variables ?? {}) as Record<string, unknown>;
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], raw, { maxErrors: 1 }).coerced;
+    if (!coerced) return;
+    if (operationCost(schema, entry.document, operation, raw, opts.limits.costListSize) > opts.limits.maxCost) return;
+    const ctx = contextFor(request, opts.services);
+    let charge: RequestCharge;
+    try {
+      charge = await RequestCharge.open(ctx, rootFields(operation, entry.fragments, coerced, opts.prices));
+    } catch {
+      // A refusal (no key, not enough credits) or a database outage: Apollo's pipeline words it.
+      return;
+    }
+    let result: Awaited<ReturnType<typeof execute>>;
+    try {
+      result = await execute(entry.document, operationName ?? undefined, raw, ctx);
+    } catch (err) {
+      await charge.close({ data: null });
+      throw err;
+    }
+    const errors = result.errors?.length ? result.errors : undefined;
+    if (errors) logFailedFields(errors, ctx.log);
+    const formatted: GraphQLFormattedError[] | undefined = errors?.map((error) => formatError(error.toJSON(), error));
+    const data = (result.data ?? null) as Record<string, unknown> | null;
+    const credits = await charge.close({ data, errors: formatted });
+    reply.code(httpStatusOfResult({ data, errors: formatted }) ?? 200);
+    reply.headers({
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      ...creditHeaders(credits),
+    });
+    // Apollo's field order and trailing newline, so both paths answer the same bytes.
+    return `${JSON.stringify({ errors: formatted, data, extensions: { credits } })}\n`;
+  };
+}
+
+const isJson = (type: string | undefined) => type !== undefined && /^application\/json\s*(;|$)/i.test(type);
+
+/** No Accept, or one a plain JSON answer satisfies first (Apollo negotiates anything else itself). */
+const acceptsJson = (accept: string | undefined) =>
+  accept === undefined ||
+  accept === '*/*' ||
+  (/application\/json/i.test(accept) && !/graphql-response|multipart/i.test(accept));
