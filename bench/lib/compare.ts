@@ -4,6 +4,9 @@
  */
 export function firstDifference(a: unknown, b: unknown, path = ''): string | null {
   if (Object.is(a, b)) return null;
+  // The balance left after a paid answer depends on what the other server charged the same partner
+  // first: both must state it, as a number, but it cannot be the same number.
+  if (path === 'extensions.credits.remaining' && typeof a === 'number' && typeof b === 'number') return null;
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) return `${path || '.'}: ${a.length} items ≠ ${b.length} items`;
     for (let i = 0; i < a.length; i++) {
