@@ -170,19 +170,20 @@ async function runScenario(s: Scenario, bench: BenchDatabase, server: Child, bas
   result.answerDifference = firstDifference(ours.body, theirs.body);
 
   const side = async (target: Child) => {
+    // Warm-up first, so the credits counted are those of the measured answers only.
+    if (settings.warmupS > 0)
+      await load({ url: target.url, requests: s.requests, connections: s.connections, durationS: settings.warmupS });
     const before = s.paid ? await creditState(bench) : undefined;
-    const run = await withRssPeak(target, () =>
-      measure(target, s.requests, s.connections, settings.durationS, settings.warmupS),
-    );
+    const run = await withRssPeak(target, () => measure(target, s.requests, s.connections, settings.durationS, 0));
     const after = s.paid ? await creditState(bench) : undefined;
     return { run, before, after };
   };
-  // The warm-up is charged too: count from the end of the warm-up by reading usage around the whole side.
   const ourSide = await side(server);
   const theirSide = await side(baseline);
   result.server = ourSide.run.result;
   result.baseline = theirSide.run.result;
   result.serverPeakRssMiB = ourSide.run.peakMiB;
+  result.baselinePeakRssMiB = theirSide.run.peakMiB;
   result.ratio = result.baseline.rps > 0 ? result.server.rps / result.baseline.rps : 0;
   if (s.target !== undefined) result.met = result.ratio >= s.target;
   if (s.paid && ourSide.before && ourSide.after && theirSide.before && theirSide.after) {

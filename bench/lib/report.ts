@@ -16,6 +16,7 @@ export interface ScenarioResult {
   /** Credits: charged by each side over the run and whether the balance stayed consistent. */
   credits?: { server: CreditCheck; baseline: CreditCheck };
   serverPeakRssMiB?: number;
+  baselinePeakRssMiB?: number;
 }
 
 export interface CreditCheck {
@@ -110,11 +111,12 @@ export function markdown(report: Report): string {
     for (const s of db.scenarios.filter((x) => x.credits)) {
       const c = s.credits as { server: CreditCheck; baseline: CreditCheck };
       lines.push(
-        `- ${s.title}: cipgate charged ${f0(c.server.charged)} credits for ${f0(c.server.answers)} counted answers (requests in flight when the run stopped are charged too), ledger ${c.server.consistent ? 'consistent' : '**inconsistent**'}; baseline ${f0(c.baseline.charged)} for ${f0(c.baseline.answers)}.`,
+        `- ${s.title}: cipgate charged ${f0(c.server.charged)} credits for ${f0(c.server.answers)} counted answers (requests in flight when the run stopped are charged too), ledger ${c.server.consistent ? 'consistent' : '**inconsistent**'}; baseline ${f0(c.baseline.charged)} for ${f0(c.baseline.answers)}, ledger ${c.baseline.consistent ? 'consistent' : '**inconsistent**'}.`,
       );
     }
+    const baselinePeak = Math.max(0, ...db.scenarios.map((s) => s.baselinePeakRssMiB ?? 0));
     lines.push(
-      `- Resident memory of the cipgate process: ${db.memory.idleMiB.toFixed(0)} MiB idle after start, ${db.memory.peakMiB.toFixed(0)} MiB peak under load, ${db.memory.afterLoadMiB.toFixed(0)} MiB after the load.`,
+      `- Resident memory of the cipgate process: ${db.memory.idleMiB.toFixed(0)} MiB idle after start, ${db.memory.peakMiB.toFixed(0)} MiB peak under load, ${db.memory.afterLoadMiB.toFixed(0)} MiB after the load${baselinePeak ? `; the baseline's peak under the same load: ${baselinePeak.toFixed(0)} MiB` : ''}.`,
       '',
     );
     if (db.scale.length) {
