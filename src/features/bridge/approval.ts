@@ -2,7 +2,8 @@
  * What a wallet needs besides the route's own transaction: an ERC-20 source must first allow the
  * bridge contract to pull `fromAmount`, or the route's transaction reverts on first use.
  */
-import { encodeFunctionData, erc20Abi, getAddress, isAddress } from 'viem';
+import * as AbiFunction from 'ox/AbiFunction';
+import * as Address from 'ox/Address';
 import { NATIVE_EVM } from '../../platform/chains/registry.js';
 import type { ProviderRoute, TransactionData } from './providers/types.js';
 
@@ -11,6 +12,18 @@ export function isNativeEvm(token: string): boolean {
   const t = token.toLowerCase();
   return t === NATIVE_EVM || t === '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 }
+
+/** ERC-20 `approve`, the one call of the standard cipgate builds or checks. */
+export const ERC20_APPROVE = AbiFunction.from({
+  type: 'function',
+  name: 'approve',
+  stateMutability: 'nonpayable',
+  inputs: [
+    { name: 'spender', type: 'address' },
+    { name: 'amount', type: 'uint256' },
+  ],
+  outputs: [{ type: 'bool' }],
+});
 
 /** `approve(spender, amount)` on `token`, sent by `from`, in the shape of `transactionData`. */
 export function approvalTransaction(
@@ -22,12 +35,8 @@ export function approvalTransaction(
 ): TransactionData {
   return {
     from,
-    to: getAddress(token.toLowerCase()),
-    data: encodeFunctionData({
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [getAddress(spender.toLowerCase()), amount],
-    }),
+    to: Address.checksum(token.toLowerCase()),
+    data: AbiFunction.encodeData(ERC20_APPROVE, [Address.checksum(spender.toLowerCase()), amount]),
     value: '0',
     gasLimit: '0',
     gasPrice: '0',
@@ -46,7 +55,7 @@ export function withApproval(route: ProviderRoute): ProviderRoute {
     return rest;
   }
   const spender = route.approvalAddress;
-  if (!spender || !isAddress(spender, { strict: false })) return route;
+  if (!spender || !Address.validate(spender, { strict: false })) return route;
   if (route.approvalTransaction || route.tracking?.allowanceSufficient === true) return route;
   return {
     ...route,

@@ -4,10 +4,11 @@
  * order asked, at most `maxRoutes` of them, each with what an ERC-20 source needs approved.
  */
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { decodeFunctionData, erc20Abi } from 'viem';
+import * as AbiFunction from 'ox/AbiFunction';
+import * as Hex from 'ox/Hex';
 import { badInput, notFound, upstreamUnavailable } from '../../platform/errors.js';
 import { isUpstreamClientError } from '../../platform/upstream/index.js';
-import { withApproval } from './approval.js';
+import { ERC20_APPROVE, withApproval } from './approval.js';
 import { beforeDeadline, isDeadlineError } from './deadline.js';
 import { isEnabled } from './provider-registry.js';
 import type { BridgeProvider, ProviderRoute, QuoteRequest } from './providers/types.js';
@@ -85,9 +86,11 @@ function approvalProblem(route: ProviderRoute, request: QuoteRequest, chainId: n
   }
   if (approval.from.toLowerCase() !== request.fromAddress.toLowerCase()) return 'approval is not sent from fromAddress';
   try {
-    const { functionName, args } = decodeFunctionData({ abi: erc20Abi, data: approval.data as `0x${string}` });
-    if (functionName !== 'approve') return 'approval is not an approve call';
-    const [spender, amount] = args as readonly [string, bigint];
+    const data = approval.data.toLowerCase() as Hex.Hex;
+    if (Hex.size(data) < 4 || Hex.slice(data, 0, 4) !== AbiFunction.getSelector(ERC20_APPROVE)) {
+      return 'approval is not an approve call';
+    }
+    const [spender, amount] = AbiFunction.decodeData(ERC20_APPROVE, data);
     if (amount < request.fromAmount) return 'approval is for less than fromAmount';
     if (route.approvalAddress && spender.toLowerCase() !== route.approvalAddress.toLowerCase()) {
       return 'approval spender differs from approvalAddress';

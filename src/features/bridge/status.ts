@@ -4,12 +4,12 @@
  * terms. DONE and FAILED are final: they are cached and answered from the database from then on.
  */
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { createPublicClient, type Hash, http, type PublicClient, TransactionNotFoundError } from 'viem';
+import type { Hash, PublicClient } from 'viem';
 import { chainById, explorerTxLink } from '../../platform/chains/registry.js';
 import { badInput, notFound, upstreamUnavailable } from '../../platform/errors.js';
 import { beforeDeadline } from './deadline.js';
 import { isEnabled } from './provider-registry.js';
-import { checkSourceTransaction, type SourceTxCheck } from './providers/onchain/index.js';
+import type { SourceTxCheck } from './providers/onchain/index.js';
 import type { BridgeProvider, BridgeStatusValue, ProviderStatusAnswer, TxInfo } from './providers/types.js';
 import { type BridgeStore, evmTxFingerprint, type StoredRoute } from './store.js';
 import type { BridgeStatus } from './types.js';
@@ -207,13 +207,18 @@ export class BridgeStatusService {
     const chains = route ? [route.fromChain] : Object.keys(this.options.rpcUrls);
     const candidates = chains.filter((c) => this.options.rpcUrls[c] !== undefined && c.startsWith('eip155:'));
     if (candidates.length === 0) return undefined;
+    // viem (about 15 MiB resident) loads with the first on-chain lookup, not in every process.
+    const viem = await import('viem');
     const found = await Promise.all(
       candidates.map(async (caip2Id) => {
         try {
-          const tx = await beforeDeadline(this.client(caip2Id).getTransaction({ hash: txHash as Hash }), deadline);
+          const tx = await beforeDeadline(
+            this.client(viem, caip2Id).getTransaction({ hash: txHash as Hash }),
+            deadline,
+          );
           return { caip2Id, tx };
         } catch (err) {
-          if (!(err instanceof TransactionNotFoundError)) {
+          if (!(err instanceof viem.TransactionNotFoundError)) {
             this.log.warn({ err, chain: caip2Id }, 'source transaction lookup failed');
             return { caip2Id, tx: undefined, error: true };
           }
@@ -245,6 +250,7 @@ export class BridgeStatusService {
       }
     }
     try {
+      const { checkSourceTransaction } = await import('./providers/onchain/index.js');
       const check = await checkSourceTransaction({
         rpcUrl: this.options.rpcUrls[hit.caip2Id] as string,
         txHash,
@@ -259,11 +265,11 @@ export class BridgeStatusService {
     }
   }
 
-  private client(caip2Id: string): PublicClient {
+  private client(viem: typeof import('viem'), caip2Id: string): PublicClient {
     let client = this.clients.get(caip2Id);
     if (!client) {
-      client = createPublicClient({
-        transport: http(this.options.rpcUrls[caip2Id], { retryCount: 0, timeout: this.options.timeoutMs }),
+      client = viem.createPublicClient({
+        transport: viem.http(this.options.rpcUrls[caip2Id], { retryCount: 0, timeout: this.options.timeoutMs }),
       });
       this.clients.set(caip2Id, client);
     }

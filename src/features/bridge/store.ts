@@ -12,7 +12,8 @@
  * Without either link, status falls back to the `bridge` hint, then to asking every provider.
  */
 import { randomUUID } from 'node:crypto';
-import { keccak256, stringToHex } from 'viem';
+import * as Hash from 'ox/Hash';
+import * as Hex from 'ox/Hex';
 import type { Database } from '../../platform/db/orm.js';
 import type { BridgeStatusValue, ProviderRoute, QuoteRequest } from './providers/types.js';
 
@@ -69,7 +70,7 @@ export function evmTxFingerprint(tx: {
     tx.data.toLowerCase(),
     BigInt(tx.value).toString(),
   ];
-  return keccak256(stringToHex(canonical.join('|')));
+  return Hash.keccak256(Hex.fromString(canonical.join('|')));
 }
 
 function fingerprintOf(route: ProviderRoute): string | null {

@@ -5,7 +5,9 @@
  * rather than passed to an upstream that might interpret it differently.
  */
 import { base58 } from '@scure/base';
-import { getAddress } from 'viem';
+// ox's per-module entry points, not viem: viem (built on ox) loads all of itself from one index, about
+// 15 MiB resident in a process that only checks addresses. viem stays for RPC clients, loaded on demand.
+import * as Address from 'ox/Address';
 import { parseCaip2 } from '../../platform/chains/caip2.js';
 import { type ChainFamily, NATIVE_EVM, NATIVE_SOLANA } from '../../platform/chains/registry.js';
 import { badInput } from '../../platform/errors.js';
@@ -51,7 +53,7 @@ function isEvmAddress(value: string): boolean {
   if (!EVM_HEX.test(value)) return false;
   const hex = value.slice(2);
   if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true;
-  return getAddress(value) === value;
+  return Address.checksum(value) === value;
 }
 
 /** A Solana address: base58 of exactly 32 bytes (the native-token address `111…1` is 32 zero bytes). */

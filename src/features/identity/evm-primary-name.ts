@@ -1,4 +1,4 @@
-import { getAddress, isAddress } from 'viem';
+import * as Address from 'ox/Address';
 import { evmCoinType } from '../../platform/chains/registry.js';
 import { badInput, upstreamUnavailable } from '../../platform/errors.js';
 import { UpstreamError } from '../../platform/upstream/status.js';
@@ -30,7 +30,8 @@ export async function evmPrimaryName(
   naming: NamingProviders,
   { address, chainId, timeoutMs }: { address: string; chainId: number; timeoutMs: number },
 ): Promise<EvmPrimaryNameAnswer | null> {
-  if (!isAddress(address, { strict: false })) throw badInput('address must be a 0x-prefixed 20-byte EVM address');
+  if (!Address.validate(address, { strict: false }))
+    throw badInput('address must be a 0x-prefixed 20-byte EVM address');
   if (!Number.isInteger(chainId) || chainId < 1 || chainId > MAX_CHAIN_ID) {
     throw badInput(`chainId must be an integer from 1 to ${MAX_CHAIN_ID}`);
   }
@@ -43,7 +44,7 @@ export async function evmPrimaryName(
   for (const provider of providers) {
     try {
       const name = await provider.reverse(address, { coinType, signal });
-      if (name) return { name, address: getAddress(address), chainId, provider: provider.info.provider };
+      if (name) return { name, address: Address.checksum(address), chainId, provider: provider.info.provider };
     } catch (err) {
       if (!(err instanceof UpstreamError)) throw err;
       failures++;

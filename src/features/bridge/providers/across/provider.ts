@@ -1,4 +1,4 @@
-import { type Address, getAddress, isAddress } from 'viem';
+import * as Address from 'ox/Address';
 import { chainByEvmId, explorerTxLink, NATIVE_EVM } from '../../../../platform/chains/registry.js';
 import {
   createHttpClient,
@@ -25,7 +25,7 @@ import { WRAPPED_NATIVE } from './contracts.js';
 
 export const ACROSS_DEFAULT_BASE_URL = 'https://app.across.to/api';
 const NAME = 'across';
-const ZERO_ADDRESS = NATIVE_EVM as Address;
+const ZERO_ADDRESS = NATIVE_EVM as Address.Address;
 
 export interface AcrossProviderOptions {
   /** Defaults to Across's public API. */
@@ -431,9 +431,9 @@ function evmChainId(caip2Id: string): number | undefined {
 }
 
 /** Checksummed address, or undefined for anything that is not a 20-byte EVM address. */
-function evmAddress(value: string): Address | undefined {
-  if (!isAddress(value, { strict: false })) return undefined;
-  return value.toLowerCase() === ZERO_ADDRESS ? ZERO_ADDRESS : getAddress(value.toLowerCase());
+function evmAddress(value: string): Address.Address | undefined {
+  if (!Address.validate(value, { strict: false })) return undefined;
+  return value.toLowerCase() === ZERO_ADDRESS ? ZERO_ADDRESS : Address.checksum(value.toLowerCase());
 }
 
 function applySlippage(amount: bigint, slippage: number): bigint {

@@ -1,5 +1,8 @@
 import { base58 as base58Codec } from '@scure/base';
-import { bytesToHex, isAddress, keccak256, stringToBytes } from 'viem';
+import * as Address from 'ox/Address';
+import * as Bytes from 'ox/Bytes';
+import * as Hash from 'ox/Hash';
+import * as Hex from 'ox/Hex';
 import type { ChainFamily } from '../../../../platform/chains/registry.js';
 
 const BITCOIN_ADDRESS = /^(bc1[02-9ac-hj-np-z]{11,71}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/;
@@ -23,7 +26,7 @@ export function isSolanaKey(address: string): boolean {
 export function isFamilyAddress(family: ChainFamily, address: string): boolean {
   switch (family) {
     case 'evm':
-      return isAddress(address, { strict: false });
+      return Address.validate(address, { strict: false });
     case 'solana':
       return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address) && isSolanaKey(address);
     case 'bitcoin':
@@ -53,13 +56,13 @@ export function base58(bytes: Uint8Array): string {
 
 /** A transaction id in the format of the chain family, derived from a seed (sandbox fills only). */
 export function syntheticTxHash(family: ChainFamily, seed: string): string {
-  const first = keccak256(stringToBytes(seed), 'bytes');
+  const first = Hash.keccak256(Bytes.fromString(seed));
   switch (family) {
     case 'solana':
-      return base58(new Uint8Array([...first, ...keccak256(first, 'bytes')]));
+      return base58(new Uint8Array([...first, ...Hash.keccak256(first)]));
     case 'bitcoin':
-      return bytesToHex(first).slice(2);
+      return Hex.fromBytes(first).slice(2);
     default:
-      return bytesToHex(first);
+      return Hex.fromBytes(first);
   }
 }

@@ -1,6 +1,9 @@
 import { createRequire } from 'node:module';
 import type * as SolanaWeb3 from '@solana/web3.js';
-import { bytesToHex, concat, encodeAbiParameters, getAddress, keccak256, stringToBytes } from 'viem';
+import * as AbiParameters from 'ox/AbiParameters';
+import * as Address from 'ox/Address';
+import * as Hash from 'ox/Hash';
+import * as Hex from 'ox/Hex';
 import type { KnownChain } from '../../../../platform/chains/registry.js';
 import type { TransactionData } from '../types.js';
 import { isSolanaKey } from './addresses.js';
@@ -28,8 +31,8 @@ export interface DepositIntent {
 
 /** Keccak of the ABI-encoded intent: the deposit id written where a format has no room for the intent. */
 export function intentCommitment(intent: DepositIntent): `0x${string}` {
-  return keccak256(
-    encodeAbiParameters(
+  return Hash.keccak256(
+    AbiParameters.encode(
       [
         { type: 'uint256' },
         { type: 'uint256' },
@@ -67,7 +70,7 @@ export const SANDBOX_MARKER = 'cipgate sandbox quote: not a bridge deposit, move
 
 /** The marker and the commitment, the same bytes on every family (calldata, memo, OP_RETURN). */
 export const sandboxPayload = (intent: DepositIntent): `0x${string}` =>
-  concat([bytesToHex(stringToBytes(SANDBOX_MARKER)), intentCommitment(intent)]);
+  Hex.concat(Hex.fromString(SANDBOX_MARKER), intentCommitment(intent));
 
 /**
  * A call from the sender to itself with no value: signed on a real network it costs its gas and
@@ -78,7 +81,7 @@ function evmTransaction(intent: DepositIntent): TransactionData {
   return {
     chainId: intent.chainId,
     from: intent.depositor,
-    to: getAddress(intent.depositor),
+    to: Address.checksum(intent.depositor),
     data: sandboxPayload(intent),
     value: '0',
     gasLimit: intent.gasLimit.toString(),
