@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import {
   type AbstractSqlConnection,
   type AbstractSqlDriver,
@@ -68,7 +67,7 @@ export interface DatabaseLimits {
 /** No limits: for migrations and the admin CLI, whose statements may legitimately take long. */
 const UNLIMITED: DatabaseLimits = { poolMax: 10, acquireTimeoutMs: 0, statementTimeoutMs: 0 };
 
-function ormOptions(databaseUrl: string, limits: DatabaseLimits): SqlOptions {
+async function ormOptions(databaseUrl: string, limits: DatabaseLimits): Promise<SqlOptions> {
   const common = {
     // The entities describe every table (entities.test.ts proves them equal to the migrations, which
     // stay the source of the schema). CRUD and admin paths use the entity manager; hot paths and the
@@ -92,6 +91,8 @@ function ormOptions(databaseUrl: string, limits: DatabaseLimits): SqlOptions {
           idle_in_transaction_session_timeout: 5 * statementTimeoutMs,
         }
       : {};
+    // The driver (and pg) load only for PostgreSQL: an embedded-SQLite process never needs them.
+    const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
     return {
       ...common,
       driver: PostgreSqlDriver,
@@ -183,7 +184,7 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
     // dead server still fails fast there, on the acquire timeout.
     const migrations = await MikroORM.init<AbstractSqlDriver, SqlEntityManager>(
       // Two connections: the migrator reads its table's existence outside the transaction it is given.
-      ormOptions(databaseUrl, { ...UNLIMITED, poolMax: 2, acquireTimeoutMs: limits.acquireTimeoutMs }),
+      await ormOptions(databaseUrl, { ...UNLIMITED, poolMax: 2, acquireTimeoutMs: limits.acquireTimeoutMs }),
     );
     try {
       await migrate(migrations, dialect);
@@ -191,7 +192,7 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
       await migrations.close(true);
     }
   }
-  const orm = await MikroORM.init<AbstractSqlDriver, SqlEntityManager>(ormOptions(databaseUrl, limits));
+  const orm = await MikroORM.init<AbstractSqlDriver, SqlEntityManager>(await ormOptions(databaseUrl, limits));
   const connection = orm.em.getConnection() as AbstractSqlConnection;
   if (dialect === 'sqlite') {
     try {

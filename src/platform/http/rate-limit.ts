@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Surface } from './errors.js';
@@ -196,6 +196,8 @@ export const trustProxyOption = (
 
 /** Waits briefly for a first connection, so a healthy Redis is shared from the first request. */
 async function connect(url: string): Promise<Redis> {
+  // Loaded only with REDIS_URL: a process counting in memory has no use for the client.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     connectTimeout: 1000,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
