@@ -9,15 +9,18 @@ export const MOVEMENT_NAMESPACE = 'move-mvmt';
 export const MNS_NETWORKS = ['126', '177', '250'] as const;
 export type MnsNetwork = (typeof MNS_NETWORKS)[number];
 
-const ALIASES: Record<string, readonly MnsNetwork[]> = {
-  '126': ['126'],
-  mainnet: ['126'],
-  '177': ['177'],
-  // "testnet" meant 177 before Bardock existed, and clients still send it meaning that.
-  testnet: ['177'],
-  '250': ['250'],
-  '*': MNS_NETWORKS,
-};
+// A Map, not an object literal: a reference such as "constructor" must not find Object.prototype's.
+const ALIASES = new Map<string, readonly MnsNetwork[]>(
+  Object.entries({
+    '126': ['126'],
+    mainnet: ['126'],
+    '177': ['177'],
+    // "testnet" meant 177 before Bardock existed, and clients still send it meaning that.
+    testnet: ['177'],
+    '250': ['250'],
+    '*': MNS_NETWORKS,
+  }),
+);
 
 export const caip2IdOf = (network: MnsNetwork): string => `${MOVEMENT_NAMESPACE}:${network}`;
 
@@ -51,7 +54,7 @@ export function networksOf(caip2Id: string, options: { wildcard?: boolean } = {}
       `Unsupported chain "${caip2Id}": names resolve on ${MOVEMENT_NAMESPACE} networks only (move-mvmt:126 mainnet, move-mvmt:177 and move-mvmt:250 testnets, move-mvmt:* for all)`,
     );
   }
-  const networks = ALIASES[parsed.reference.toLowerCase()];
+  const networks = ALIASES.get(parsed.reference.toLowerCase());
   if (!networks || (networks.length > 1 && options.wildcard === false)) {
     const allowed =
       options.wildcard === false

@@ -35,6 +35,12 @@ const CASES: Case[] = [
   ['malformed caip2Id', address({ name: 'alice', caip2Id: 'move-mvmt' }), 400, /CAIP-2/],
   ['empty reference', address({ name: 'alice', caip2Id: 'move-mvmt:' }), 400, /CAIP-2/],
   ['unknown Movement network', address({ name: 'alice', caip2Id: 'move-mvmt:5' }), 400, /126.*177/],
+  [
+    'a reference named like an Object property',
+    name({ address: ALICE, caip2Id: 'move-mvmt:constructor' }),
+    400,
+    /126.*177/,
+  ],
   ['partial wildcard', address({ name: 'alice', caip2Id: 'move-mvmt:1*' }), 400],
   ['empty caip2Id', name({ address: ALICE, caip2Id: '' }), 400],
   ['bad caip2Id in a batch', names({ caip2Id: 'solana:mainnet-beta', addresses: [ALICE] }), 400, /move-mvmt/],
