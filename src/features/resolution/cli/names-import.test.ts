@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importNamesFile, jsonlFile } from '../../../../test/fixtures/mns/index.js';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/database.js';
 import { withTestDatabase } from '../../../../test/support/with-database.js';
+import { parseArgs } from '../../../platform/cli/command.js';
 import { createMnsProvider } from '../../identity/providers/mns/provider.js';
+import { namesImport } from './names-import.js';
 
 const X = `0x${'ab'.repeat(32)}`;
 const Y = '0x0000000000000000000000000000000000000000000000000000000000000042';
@@ -164,6 +166,25 @@ describe('names:import', () => {
         { key: 'NULL', value: 'NULL', type: 'text' },
       ],
     });
+  });
+
+  it('redraws progress on a terminal at most four times a second, with the names per second', async () => {
+    const file = jsonlFile(
+      Array.from({ length: 300 }, (_, i) => ({ name: `p${i}`, caip2Id: 'move-mvmt:126', owner: X })),
+    );
+    const shown: string[] = [];
+    const started = performance.now();
+    // A batch a line: 300 batches, each reporting its progress to the command.
+    await namesImport.run(parseArgs([file, '--batch-size', '1'], namesImport.options), {
+      db,
+      out: () => {},
+      json: false,
+      progress: (line) => shown.push(line),
+    });
+    const elapsed = performance.now() - started;
+    expect(shown.length).toBeGreaterThanOrEqual(1);
+    expect(shown.length).toBeLessThanOrEqual(1 + Math.floor(elapsed / 250));
+    expect(shown[0]).toMatch(/^\d+ lines read, 1 imported \(\d+ names\/s\), 0 rejected, [\d.]+ s$/);
   });
 
   it('imports names on every Movement network, Bardock (move-mvmt:250) included', async () => {

@@ -1,21 +1,26 @@
 import { access } from 'node:fs/promises';
 import { type AdminCommand, intFlag, UsageError } from '../../../platform/cli/command.js';
-import { importNames, readLines } from '../registry/import.js';
+import { DEFAULT_BATCH_SIZE, importNames, readLines } from '../registry/import.js';
 
 // Rejected lines listed in text mode before the rest are only counted; --json lists them all.
 const SHOWN_ERRORS = 50;
+// Lines per transaction at most: on PostgreSQL two batches are in memory at once (one written, one
+// read); on SQLite a transaction holds the file's write lock (see DEFAULT_BATCH_SIZE).
+const MAX_BATCH_SIZE = 50_000;
+// A terminal redrawn more often than this flickers, and the redraw would cost a fast import time.
+const PROGRESS_INTERVAL_MS = 250;
 
 export const namesImport: AdminCommand = {
   name: 'names:import',
   usage: 'names:import <file.jsonl> [--batch-size <n>] [--json]',
   summary:
-    'Upsert MNS names from JSON Lines (one name per line, see src/registry/mns/import.ts); bad lines are reported by number and skipped, and make the exit code 1',
+    'Upsert MNS names from JSON Lines (one name per line, see src/features/resolution/registry/import.ts); bad lines are reported by number and skipped, and make the exit code 1',
   options: { 'batch-size': { type: 'string' } },
   async run(args, io) {
     const [file, ...extra] = args.positional;
     if (!file || extra.length) throw new UsageError('give exactly one JSON Lines file');
-    const batchSize = intFlag(args, 'batch-size', { min: 1 }) ?? 1000;
-    if (batchSize > 5000) throw new UsageError('--batch-size must be at most 5000');
+    const batchSize = intFlag(args, 'batch-size', { min: 1 }) ?? DEFAULT_BATCH_SIZE;
+    if (batchSize > MAX_BATCH_SIZE) throw new UsageError(`--batch-size must be at most ${MAX_BATCH_SIZE}`);
     try {
       await access(file);
     } catch {
@@ -23,13 +28,17 @@ export const namesImport: AdminCommand = {
     }
     const started = performance.now();
     const progress = io.progress;
+    let shown = Number.NEGATIVE_INFINITY;
     const summary = await importNames(io.db, readLines(file), {
       batchSize,
       onProgress: progress
         ? (done) => {
-            const seconds = (performance.now() - started) / 1000;
+            const now = performance.now();
+            if (now - shown < PROGRESS_INTERVAL_MS) return;
+            shown = now;
+            const seconds = (now - started) / 1000;
             progress(
-              `${done.lines} lines read, ${done.imported} imported, ${done.rejected} rejected (${seconds.toFixed(1)} s)`,
+              `${done.lines} lines read, ${done.imported} imported (${Math.round(done.imported / seconds)} names/s), ${done.rejected} rejected, ${seconds.toFixed(1)} s`,
             );
           }
         : undefined,

@@ -1,0 +1,138 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { usingPostgres } from '../../../../test/support/database.js';
+import { withTestDatabase } from '../../../../test/support/with-database.js';
+import { importNames, isoTimestamp } from './import.js';
+
+const owner = (i: number) => `0x${(i + 1).toString(16).padStart(64, '0')}`;
+const line = (fields: Record<string, unknown>) => JSON.stringify({ caip2Id: 'move-mvmt:126', ...fields });
+
+describe('isoTimestamp', () => {
+  it('writes what Date#toISOString writes, across the years an import accepts and past them', () => {
+    const edges = [
+      new Date('0000-01-01T00:00:00.000Z').getTime(),
+      new Date('0000-01-01T00:00:00.000Z').getTime() - 1, // year -1: toISOString's six-digit form
+      new Date('1969-12-31T23:59:59.999Z').getTime(),
+      0,
+      new Date('2000-02-29T12:34:56.007Z').getTime(),
+      new Date('2100-02-28T23:59:59.999Z').getTime(),
+      new Date('2024-02-29T21:59:59.123Z').getTime(),
+      new Date('9999-12-31T23:59:59.999Z').getTime(),
+      new Date('9999-12-31T23:59:59.999Z').getTime() + 1, // year 10000: +010000
+    ];
+    const lowest = new Date('0000-01-01T00:00:00.000Z').getTime();
+    const highest = new Date('9999-12-31T23:59:59.999Z').getTime();
+    let seed = 12345;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const samples = Array.from({ length: 20_000 }, () => Math.floor(lowest + random() * (highest - lowest)));
+    for (const ms of [...edges, ...samples]) expect(isoTimestamp(ms)).toBe(new Date(ms).toISOString());
+  });
+});
+
+describe('importNames write path', () => {
+  const { db } = withTestDatabase();
+  beforeEach(async () => {
+    await db.run('delete from mns_name');
+  });
+
+  const stored = async () =>
+    db.query<{ name: string; owner: string; owner_key: string; is_primary: unknown; avatar: string | null }>(
+      'select name, owner, owner_key, is_primary, avatar from mns_name order by name',
+    );
+  const isPrimary = (v: unknown) => v === true || v === 1;
+
+  it('stores the normalized owner key whatever form the owner was written in', async () => {
+    const summary = await importNames(db, [
+      line({ name: 'full', owner: owner(0x41) }),
+      line({ name: 'short', owner: '0x42' }),
+      line({ name: 'upper', owner: `0x${'AB'.repeat(32)}` }),
+    ]);
+    expect(summary).toMatchObject({ imported: 3, rejected: 0 });
+    expect((await stored()).map((r) => [r.name, r.owner, r.owner_key])).toEqual([
+      ['full.snow', owner(0x41), owner(0x41)],
+      ['short.snow', '0x42', owner(0x41)],
+      ['upper.snow', `0x${'AB'.repeat(32)}`, `0x${'ab'.repeat(32)}`],
+    ]);
+  });
+
+  it('splits a large batch into several statements and keeps the last primary of an owner across them', async () => {
+    // 6 000 lines in one transaction: more rows than one SQLite statement binds (2 500) and one
+    // PostgreSQL statement carries (1 000), with one owner's primaries spread over all of them.
+    const lines = Array.from({ length: 6000 }, (_, i) =>
+      line({ name: `big${i}`, owner: i % 1000 === 0 ? owner(0) : owner(i), primary: true }),
+    );
+    const summary = await importNames(db, lines, { batchSize: 6000 });
+    expect(summary).toMatchObject({ lines: 6000, imported: 6000, rejected: 0 });
+    const rows = await stored();
+    expect(rows).toHaveLength(6000);
+    const ownerZero = rows.filter((r) => r.owner === owner(0));
+    expect(ownerZero).toHaveLength(6);
+    expect(ownerZero.filter((r) => isPrimary(r.is_primary)).map((r) => r.name)).toEqual(['big5000.snow']);
+    expect(rows.filter((r) => isPrimary(r.is_primary))).toHaveLength(5995);
+  });
+
+  it('applies batches in file order: a later batch replaces what an earlier one wrote', async () => {
+    const lines = Array.from({ length: 30 }, (_, i) =>
+      line({ name: `n${i % 7}`, owner: owner(i % 3), avatar: `https://a.example/${i}`, primary: i % 2 === 0 }),
+    );
+    const summary = await importNames(db, lines, { batchSize: 4 });
+    expect(summary).toMatchObject({ imported: 30, rejected: 0 });
+    // The model: each line replaces its name's record, and a primary line clears its owner's other primaries.
+    const model = new Map<string, { owner: string; avatar: string; primary: boolean }>();
+    lines.forEach((text, i) => {
+      const { name, owner: o, primary } = JSON.parse(text) as { name: string; owner: string; primary: boolean };
+      if (primary) for (const r of model.values()) if (r.owner === o) r.primary = false;
+      model.set(`${name}.snow`, { owner: o, avatar: `https://a.example/${i}`, primary });
+    });
+    const rows = await stored();
+    expect(
+      rows.map((r) => ({ name: r.name, owner: r.owner, avatar: r.avatar, primary: isPrimary(r.is_primary) })),
+    ).toEqual([...model].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, r]) => ({ name, ...r })));
+  });
+
+  it('reports a line the database refuses by its number and writes every other line of its batch and the next', async () => {
+    if (usingPostgres()) {
+      await db.run(`create or replace function refuse_test_name() returns trigger language plpgsql as $$
+        begin
+          if new.name = 'refused.snow' then raise exception 'refused by test trigger'; end if;
+          return new;
+        end $$`);
+      await db.run(
+        'create trigger refuse_test_name before insert on mns_name for each row execute function refuse_test_name()',
+      );
+    } else {
+      await db.run(`create trigger refuse_test_name before insert on mns_name when new.name = 'refused.snow'
+        begin select raise(abort, 'refused by test trigger'); end`);
+    }
+    try {
+      const summary = await importNames(
+        db,
+        [
+          line({ name: 'a', owner: owner(1) }),
+          line({ name: 'refused', owner: owner(1) }),
+          '',
+          line({ name: 'b', owner: owner(1), primary: true }),
+          line({ name: 'c', owner: owner(1), primary: true }),
+          line({ name: 'd', owner: owner(2) }),
+          line({ name: 'a', owner: owner(3) }),
+        ],
+        { batchSize: 3 },
+      );
+      expect(summary).toMatchObject({ lines: 6, imported: 5, rejected: 1 });
+      expect(summary.errors).toEqual([
+        { line: 2, message: expect.stringMatching(/^not written: .*refused by test trigger/) },
+      ]);
+      expect(
+        (await stored()).map(
+          (r) =>
+            `${r.name} ${r.owner === owner(3) ? 3 : r.owner === owner(1) ? 1 : 2}${isPrimary(r.is_primary) ? ' primary' : ''}`,
+        ),
+      ).toEqual(['a.snow 3', 'b.snow 1', 'c.snow 1 primary', 'd.snow 2']);
+    } finally {
+      await db.run(`drop trigger refuse_test_name${usingPostgres() ? ' on mns_name' : ''}`);
+      if (usingPostgres()) await db.run('drop function refuse_test_name()');
+    }
+  });
+});
