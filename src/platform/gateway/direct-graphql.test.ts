@@ -105,6 +105,25 @@ describe('/graphql direct path', () => {
     expect(apollo).toHaveBeenCalledTimes(1);
   });
 
+  it('runs an operation over two subgraphs through Apollo Gateway, loaded on first use, charging the same', async () => {
+    const { id, apiKey } = await app.partner(10);
+    apollo.mockClear();
+    const res = await postGraphql(
+      app,
+      { query: '{ meteredTwo primaryName(caip2Id: "move-mvmt:126", address: "0x1") { name } }' },
+      apiKey,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      data: { meteredTwo: 2, primaryName: null },
+      errors: [{ path: ['primaryName'], extensions: { code: 'NOT_FOUND' } }],
+      extensions: { credits: { charged: 2, remaining: 8 } },
+    });
+    expect(apollo).toHaveBeenCalledTimes(1);
+    await app.services.ledger.whenSettled(id);
+    expect(await usage(id)).toBe(2);
+  });
+
   it('leaves refusals, invalid documents and bad variables to Apollo, charging nothing', async () => {
     const { id, apiKey } = await app.partner(1);
     const cases: [Record<string, unknown>, string | undefined, number][] = [

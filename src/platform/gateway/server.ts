@@ -1,11 +1,10 @@
-import { ApolloGateway, type GraphQLDataSourceProcessOptions, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import type { GatewayGraphQLRequestContext, GatewaySchemaLoadOrUpdateCallback } from '@apollo/server-gateway-interface';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { creditsPlugin } from '../credits/plugin.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.js';
-import { upstreamUnavailable } from '../errors.js';
 import { CompiledOperations } from '../graphql/compiled.js';
 import type { RequestContext } from '../graphql/context.js';
 import { graphqlHttpStatusPlugin, withoutSuggestions } from '../graphql/errors.js';
@@ -16,8 +15,7 @@ import {
   limitsValidationRule,
   operationLimitsPlugin,
 } from '../graphql/limits.js';
-import { CachedLocalDataSource } from './local-data-source.js';
-import { GATEWAY_TOKEN_HEADER, signGatewayToken } from './subgraph-token.js';
+import type { ApolloGatewayHandle, GatewayLoadOptions } from './apollo-gateway.js';
 import type { Supergraph } from './supergraph.js';
 
 /**
@@ -35,31 +33,38 @@ export async function createGraphqlServer(
     limits: GraphqlLimits;
   },
 ): Promise<GraphqlServer> {
-  const schemas = new Map(supergraph.subgraphs.map((s) => [s.name, s.schema]));
-  const gateway = new ApolloGateway({
-    supergraphSdl: supergraph.sdl,
-    buildService: ({ name }) => {
-      const url = options.subgraphUrls?.[name];
-      if (url) {
-        if (!options.subgraphSecret) throw new Error(`remote subgraph ${name} needs SUBGRAPH_SECRET`);
-        return new ForwardingDataSource(name, url, options.subgraphSecret, options.subgraphTimeoutMs ?? 5000);
-      }
-      const schema = schemas.get(name);
-      if (!schema) throw new Error(`supergraph names unknown subgraph ${name}`);
-      // Parses and validates each subgraph operation once, not per request (see local-data-source.ts).
-      return new CachedLocalDataSource(schema);
-    },
-  });
   // Operations the gateway would answer with one fetch from an in-process subgraph run compiled, once.
-  const compiled = new CompiledOperations(supergraph, Object.keys(options.subgraphUrls ?? {}));
+  const remote = Object.keys(options.subgraphUrls ?? {});
+  const compiled = new CompiledOperations(supergraph, remote);
+  // Apollo Gateway is needed only for operations that are not one in-process fetch, so it is loaded on
+  // the first of those: a process serving lookups never loads it and its OpenTelemetry/metrics stack
+  // (~30 MiB). Apollo Server gets the same API schema the gateway would build, from the same supergraph.
+  let gateway: Promise<ApolloGatewayHandle> | undefined;
+  let loadOptions: GatewayLoadOptions | undefined;
+  const loadGateway = () => {
+    gateway ??= import('./apollo-gateway.js').then((m) => m.startApolloGateway(supergraph, options, loadOptions));
+    return gateway;
+  };
+  const viaGateway = async (rc: GatewayGraphQLRequestContext) => (await loadGateway()).executor(rc);
+  let schemaListener: GatewaySchemaLoadOrUpdateCallback | undefined;
   const server = new ApolloServer<RequestContext>({
     gateway: {
-      load: async (loadOptions) => {
-        const { executor } = await gateway.load(loadOptions);
-        return { executor: executor && compiled.wrap(executor) };
+      load: async (apollo) => {
+        loadOptions = apollo;
+        schemaListener?.({ apiSchema: compiled.schema, coreSupergraphSdl: supergraph.sdl });
+        // Remote subgraphs answer through the gateway alone: load it now, so a bad URL fails the start.
+        if (remote.length) await loadGateway();
+        return { executor: compiled.wrap(viaGateway) };
       },
-      onSchemaLoadOrUpdate: (callback) => gateway.onSchemaLoadOrUpdate(callback),
-      stop: () => gateway.stop(),
+      onSchemaLoadOrUpdate: (callback) => {
+        schemaListener = callback;
+        return () => {
+          schemaListener = undefined;
+        };
+      },
+      stop: async () => {
+        if (gateway) await (await gateway).stop();
+      },
     },
     introspection: options.explorer,
     // Without the explorer the schema is not public: no "Did you mean …" in errors either.
@@ -134,49 +139,4 @@ function graphqlErrorFormatter(explorer: boolean) {
     const { serviceName: _s, exception: _e, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions };
   };
-}
-
-/**
- * A subgraph in another process. It learns the caller from a token signed for this one fetch, never from
- * the caller's key, and one that cannot answer now is an unavailable upstream (a free 503), not a bug.
- */
-class ForwardingDataSource extends RemoteGraphQLDataSource<RequestContext> {
-  constructor(
-    private readonly subgraph: string,
-    url: string,
-    private readonly secret: string,
-    timeoutMs: number,
-  ) {
-    // A stalled subgraph must not hold the caller's request open.
-    const fetcher: RemoteGraphQLDataSource['fetcher'] = (target, init) =>
-      // The gateway's fetcher type allows a Buffer body, which the DOM RequestInit type does not name.
-      fetch(target, { ...init, signal: AbortSignal.timeout(timeoutMs) } as RequestInit);
-    super({ url, fetcher });
-  }
-
-  override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<RequestContext>) {
-    const headers = request.http?.headers;
-    if (!headers) return;
-    const forward: Record<string, string> = context.forwardHeaders ?? {};
-    for (const [name, value] of Object.entries(forward)) headers.set(name, value);
-    const token = signGatewayToken(this.secret, {
-      partnerId: context.partner?.id ?? null,
-      keyId: context.partner?.keyId ?? null,
-      requestId: String(context.requestId),
-    });
-    headers.set(GATEWAY_TOKEN_HEADER, token);
-  }
-
-  override didEncounterError(
-    error: Error,
-    _request: unknown,
-    response?: Parameters<RemoteGraphQLDataSource['didEncounterError']>[2],
-    context?: RequestContext,
-  ): never {
-    // No answer (refused, reset, timed out), our token refused (secrets differ) or a proxy's 5xx.
-    const unavailable = !response || response.status === 401 || response.status >= 500 || error.name === 'TimeoutError';
-    if (!unavailable) throw error;
-    context?.log.warn({ err: error, subgraph: this.subgraph, status: response?.status }, 'remote subgraph unavailable');
-    throw upstreamUnavailable('A backing service is unavailable; try again shortly');
-  }
 }

@@ -24,6 +24,8 @@ type Executor = (
 export class CompiledOperations {
   private readonly planner: QueryPlanner;
   private readonly apiSchema;
+  /** The API schema as graphql-js builds it: the schema Apollo Gateway would serve from this supergraph. */
+  readonly schema: GraphQLSchema;
   private readonly local: Map<string, GraphQLSchema>;
   /** Per parsed document (Apollo Server and the REST table keep one object per operation text). */
   private readonly byDocument = new WeakMap<DocumentNode, Map<string, Executor | null>>();
@@ -32,6 +34,7 @@ export class CompiledOperations {
     const planned = PlannerSupergraph.build(supergraph.sdl);
     this.planner = new QueryPlanner(planned);
     this.apiSchema = planned.apiSchema();
+    this.schema = this.apiSchema.toGraphQLJSSchema();
     this.local = new Map(supergraph.subgraphs.filter((s) => !remote.includes(s.name)).map((s) => [s.name, s.schema]));
   }
 
