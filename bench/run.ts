@@ -8,7 +8,7 @@
  * connections and time.
  */
 import 'reflect-metadata';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -69,8 +69,16 @@ const only = flags.only ? new Set(flags.only.split(',')) : undefined;
 
 const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
-async function startServer(bench: BenchDatabase, nodeArgs: string[] = []): Promise<Child> {
+/** The V8 flags `npm start` runs the service with (package.json), so the bench measures it as deployed. */
+const deployedNodeArgs = (): string[] => {
+  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts
+    .start;
+  return start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+};
+
+async function startServer(bench: BenchDatabase, extraNodeArgs: string[] = []): Promise<Child> {
   const serverPort = await freePort();
+  const nodeArgs = [...deployedNodeArgs(), ...extraNodeArgs];
   return startChild({
     name: 'cipgate',
     script: join(root, 'dist/src/main.js'),
