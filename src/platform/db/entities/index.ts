@@ -1,10 +1,12 @@
 import { ApiKey, CreditReservation, IdempotencyRecord, LedgerDaily, LedgerEntry, Partner } from './accounts.js';
 import { BridgeCatalogue, BridgeRoute, BridgeStatusHistory, BridgeTransfer } from './bridge.js';
+import { CreditLease } from './credit-lease.js';
 import { MnsIndexerCursor, MnsName, NameIndex } from './mns.js';
 import { BridgeFollow, BridgeWebhook, BridgeWebhookDelivery } from './webhooks.js';
 
 export * from './accounts.js';
 export * from './bridge.js';
+export * from './credit-lease.js';
 export * from './mns.js';
 export { SchemaNamingStrategy } from './naming.js';
 export * from './webhooks.js';
@@ -14,6 +16,7 @@ export const allEntities = [
   Partner,
   ApiKey,
   CreditReservation,
+  CreditLease,
   LedgerEntry,
   LedgerDaily,
   IdempotencyRecord,

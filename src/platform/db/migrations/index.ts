@@ -8,6 +8,7 @@ import { Migration0007ApiKeyLastUsed } from './0007-api-key-last-used.js';
 import { Migration0008MnsBardock } from './0008-mns-bardock.js';
 import { Migration0009LedgerHousekeeping } from './0009-ledger-housekeeping.js';
 import { Migration0010BridgeWebhooks } from './0010-bridge-webhooks.js';
+import { Migration0011CreditLeases } from './0011-credit-leases.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test builds run the same set. */
 export const migrationsList = [
@@ -21,4 +22,5 @@ export const migrationsList = [
   { name: '0008-mns-bardock', class: Migration0008MnsBardock },
   { name: '0009-ledger-housekeeping', class: Migration0009LedgerHousekeeping },
   { name: '0010-bridge-webhooks', class: Migration0010BridgeWebhooks },
+  { name: '0011-credit-leases', class: Migration0011CreditLeases },
 ];
