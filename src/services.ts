@@ -21,7 +21,10 @@ export type { Services };
  * through the request context, so tests can build a server around any configuration.
  */
 export async function createServices(config: Config, db: Database, log: Logger): Promise<Services> {
-  const ledger = new CreditLedger(db, config.credits.reservationTtlMs);
+  const ledger = new CreditLedger(db, config.credits.reservationTtlMs, {
+    ...config.credits.lease,
+    onError: (err) => log.warn({ err }, 'credit lease flush failed; retrying'),
+  });
   // Holds left by a crashed process are released on start and then periodically by every process.
   await ledger.sweepExpired();
   const sweeper = setInterval(
@@ -79,8 +82,9 @@ export async function createServices(config: Config, db: Database, log: Logger):
       await webhooks.stop();
       clearInterval(sweeper);
       clearInterval(rollUpTimer);
-      // Answers already delivered must be charged before the connections close.
-      await ledger.whenSettled();
+      // Answers already delivered must be charged, and leased credits handed back, before the
+      // connections close.
+      await ledger.close();
       clearInterval(indexSweeper);
       await indexer?.stop();
       if (readDb !== db) await readDb.close();

@@ -42,8 +42,16 @@ export interface Config {
   rateLimit: { windowMs: number; partnerMax: number; publicMax: number; failedAuthMax: number };
   /** Fastify's `trustProxy`: which hops' `X-Forwarded-For` to believe for the client address. */
   trustProxy: false | number | string[];
-  /** `ledgerRetentionDays`: raw ledger rows older than this are rolled up into `ledger_daily` (0 = kept). */
-  credits: { reservationTtlMs: number; ledgerRetentionDays: number };
+  /**
+   * `ledgerRetentionDays`: raw ledger rows older than this are rolled up into `ledger_daily` (0 = kept).
+   * `lease`: how a busy partner's credits are leased in blocks and its charges written in batches
+   * (src/platform/credits/ledger.ts); `maxCredits` 0 charges every call in its own transactions.
+   */
+  credits: {
+    reservationTtlMs: number;
+    ledgerRetentionDays: number;
+    lease: { maxCredits: number; flushMs: number };
+  };
   /** Create a labelled sandbox partner (and demo names) on first start. */
   sandboxSeed: boolean;
   providerTimeoutMs: number;
@@ -358,6 +366,11 @@ export function loadConfig(env: Env = process.env): Config {
     credits: {
       reservationTtlMs: int('CREDIT_RESERVATION_TTL_MS', 120_000, 1000, 3_600_000),
       ledgerRetentionDays: int('LEDGER_RETENTION_DAYS', 0, 0, 36_500),
+      lease: {
+        maxCredits: int('CREDIT_LEASE_MAX_CREDITS', 1000, 0, 1_000_000),
+        // Other processes see a charge within this; the issue's bound is one second.
+        flushMs: int('CREDIT_LEASE_FLUSH_MS', 500, 10, 1000),
+      },
     },
     sandboxSeed: bool('SANDBOX_SEED', embedded),
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 4000, 50, 120_000),
