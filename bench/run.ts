@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Request } from 'autocannon';
 import { firstDifference } from './lib/compare.js';
-import { BENCH_CREDITS, type BenchDatabase, createBenchDatabase } from './lib/dataset.js';
+import { BENCH_CREDITS, type BenchDatabase, createBenchDatabase, importSpeed } from './lib/dataset.js';
 import { type LoadResult, load } from './lib/load.js';
 import { machineMeta } from './lib/machine.js';
 import { type Child, freePort, startChild, withRssPeak } from './lib/processes.js';
@@ -53,7 +53,15 @@ const { values: flags } = parseArgs({
  * scenarios × 2 servers × 6 s, plus the scale steps and the 1M-name bulk loads.
  */
 const settings = flags.quick
-  ? { durationS: 1, warmupS: 0.5, connections: 4, mainSize: 10_000, scaleSizes: [2_000, 10_000], scaleDurationS: 1 }
+  ? {
+      durationS: 1,
+      warmupS: 0.5,
+      connections: 4,
+      mainSize: 10_000,
+      scaleSizes: [2_000, 10_000],
+      scaleDurationS: 1,
+      importLines: 20_000,
+    }
   : {
       durationS: 5,
       warmupS: 1,
@@ -61,6 +69,7 @@ const settings = flags.quick
       mainSize: 100_000,
       scaleSizes: [10_000, 100_000, 1_000_000],
       scaleDurationS: 2,
+      importLines: 200_000,
     };
 if (flags['no-scale']) settings.scaleSizes = [settings.mainSize];
 
@@ -304,6 +313,11 @@ async function benchDatabase(kind: 'sqlite' | 'postgresql'): Promise<DatabaseRep
     report.plans = await plans(bench);
     await sleep(2000);
     report.memory.afterLoadMiB = server.rssMiB();
+    // Alone on the machine (both servers idle): the importer is a one-process CLI, timed by itself.
+    if (!only) {
+      report.import = await importSpeed(kind, flags.pg as string, settings.importLines);
+      log(`${kind}: names:import ${report.import.namesPerSecond.toFixed(0)} names/s`);
+    }
   } finally {
     await servers?.server.stop();
     await servers?.baseline.stop();

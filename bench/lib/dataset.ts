@@ -202,3 +202,25 @@ async function checkDataset(bench: BenchDatabase): Promise<void> {
     if (problems.length) throw new Error(`bench dataset row ${i} differs from the importer's: ${problems.join('; ')}`);
   }
 }
+
+/**
+ * `names:import` speed: `count` fresh names (the bench's lines, each with a txt record and a multichain
+ * address, 10 % also on testnet) imported by the real importer into an empty database of `kind`.
+ */
+export async function importSpeed(
+  kind: 'sqlite' | 'postgresql',
+  adminUrl: string,
+  count: number,
+): Promise<{ lines: number; seconds: number; namesPerSecond: number }> {
+  const bench = await createBenchDatabase(kind, adminUrl, 0);
+  try {
+    const lines = importLines(0, count);
+    const started = performance.now();
+    const summary = await importNames(bench.db, lines);
+    const seconds = (performance.now() - started) / 1000;
+    if (summary.rejected) throw new Error(`import benchmark: ${summary.rejected} lines rejected`);
+    return { lines: summary.imported, seconds, namesPerSecond: summary.imported / seconds };
+  } finally {
+    await bench.drop();
+  }
+}

@@ -42,6 +42,8 @@ export interface DatabaseReport {
   searchAtLargest?: { names: number; connections: number; result: LoadResult };
   plans: Record<string, string>;
   memory: { idleMiB: number; peakMiB: number; afterLoadMiB: number };
+  /** `names:import` into an empty database. */
+  import?: { lines: number; seconds: number; namesPerSecond: number };
 }
 
 export interface Report {
@@ -116,6 +118,11 @@ export function markdown(report: Report): string {
     }
     const baselinePeak = Math.max(0, ...db.scenarios.map((s) => s.baselinePeakRssMiB ?? 0));
     lines.push(
+      ...(db.import
+        ? [
+            `- \`names:import\`: ${f0(db.import.lines)} names into an empty database in ${db.import.seconds.toFixed(1)} s = **${f0(db.import.namesPerSecond)} names/s**.`,
+          ]
+        : []),
       `- Resident memory of the cipgate process: ${db.memory.idleMiB.toFixed(0)} MiB idle after start, ${db.memory.peakMiB.toFixed(0)} MiB peak under load, ${db.memory.afterLoadMiB.toFixed(0)} MiB after the load${baselinePeak ? `; the baseline's peak under the same load: ${baselinePeak.toFixed(0)} MiB` : ''}.`,
       '',
     );

@@ -118,7 +118,7 @@ export function scenarios(size: number, apiKey: string, connections: number): Sc
       title: 'POST /api/public/identity/names (1000 addresses)',
       connections,
       paid: false,
-      target: 0.5,
+      target: 0.8,
       requests: batchRequests(size, 1000, 8),
     },
     {
@@ -126,6 +126,7 @@ export function scenarios(size: number, apiKey: string, connections: number): Sc
       title: 'GET /partners/stats',
       connections,
       paid: false,
+      target: 0.4,
       requests: [{ method: 'GET', path: '/partners/stats', headers: key }],
     },
     {
@@ -133,6 +134,7 @@ export function scenarios(size: number, apiKey: string, connections: number): Sc
       title: `GET /partners/cip/identity/search (${size.toLocaleString('en')} names)`,
       connections,
       paid: true,
+      target: 0.4,
       requests: searchRequests(size, apiKey, 50),
     },
     {
@@ -140,7 +142,7 @@ export function scenarios(size: number, apiKey: string, connections: number): Sc
       title: 'GraphQL primaryName',
       connections,
       paid: false,
-      target: 0.33,
+      target: 0.5,
       requests: addresses.map((a) => gql('PrimaryName', PRIMARY_NAME, { address: a, caip2Id: 'move-mvmt:126' })),
     },
     {
@@ -148,7 +150,7 @@ export function scenarios(size: number, apiKey: string, connections: number): Sc
       title: 'GraphQL primaryNames (1000 addresses)',
       connections,
       paid: false,
-      target: 0.33,
+      target: 0.8,
       requests: [gql('PrimaryNames', PRIMARY_NAMES, { addresses: batch1000, caip2Id: 'move-mvmt:126' })],
     },
     {
@@ -156,7 +158,7 @@ export function scenarios(size: number, apiKey: string, connections: number): Sc
       title: 'GraphQL identitySearch',
       connections,
       paid: true,
-      target: 0.33,
+      target: 0.4,
       requests: searchQueries(size, 50).map((q) =>
         gql('IdentitySearch', IDENTITY_SEARCH, { query: q, page: 1, perPage: 10 }, key),
       ),
@@ -166,6 +168,7 @@ export function scenarios(size: number, apiKey: string, connections: number): Sc
       title: `Paid search, ${connections * 4} connections on one key`,
       connections: connections * 4,
       paid: true,
+      target: 0.4,
       requests: searchRequests(size, apiKey, 50),
     },
   ];
