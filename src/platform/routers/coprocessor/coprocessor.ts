@@ -121,7 +121,9 @@ export const coprocessorPlugin = fp(async (app: FastifyInstance, options: Coproc
         `A valid x-api-key header is required for paid fields (${priced.label})`,
       );
     }
-    const result = await ledger.reserve(partner.id, priced.total, priced.label, payload.id);
+    // The Router may send the response stage to another process: a hold in this process's lease would not
+    // be there to settle, so coprocessor holds are rows of their own.
+    const result = await ledger.reserve(partner.id, priced.total, priced.label, payload.id, { lease: false });
     if (!result.ok) {
       throw new AppError(
         ErrorCode.INSUFFICIENT_CREDITS,
