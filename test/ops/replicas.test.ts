@@ -216,6 +216,8 @@ describe.runIf(usingPostgres() && process.env.REDIS_URL)('three replicas behind 
     expect(ok.length, tally).toBeGreaterThanOrEqual(PARTNER_LIMIT);
     const charged = ok.length;
     await expect.poll(async () => (await charges(partner.id)).length, { timeout: 5000 }).toBe(charged);
+    // A replica that leased a block of the partner's credits hands back what it did not spend once idle.
+    await expect.poll(async () => (await partnerRow(partner.id)).reserved, { timeout: 5000, interval: 250 }).toBe(0);
     const books = await partnerRow(partner.id);
     expect(books).toEqual({ balance: 1000 - PRICE * charged, usage: PRICE * charged, reserved: 0 });
   }, 120_000);
