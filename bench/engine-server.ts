@@ -47,7 +47,7 @@ const config = loadConfig();
 const log = pino({ level: config.logLevel });
 const db = await openDatabase(config.databaseUrl);
 const services = await createServices(config, db, log);
-const supergraph = buildSupergraph(subgraphs);
+const supergraph = await buildSupergraph(subgraphs);
 
 /**
  * The production gateway minus the credits plugin (see the header): same supergraph, same in-process

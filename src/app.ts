@@ -83,7 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const db = await openDatabase(config.databaseUrl, config.database);
   const services = await createServices(config, db, http.log);
 
-  const supergraph = buildSupergraph(options.subgraphs ?? subgraphs);
+  const supergraph = await buildSupergraph(options.subgraphs ?? subgraphs);
   const graphql = await createGraphqlServer(supergraph, {
     explorer: config.graphqlExplorer,
     subgraphUrls: config.subgraphUrls,

@@ -10,7 +10,8 @@ import { buildSupergraph } from '../platform/gateway/supergraph.js';
  */
 const dir = join(process.cwd(), 'schema');
 mkdirSync(dir, { recursive: true });
-const supergraph = buildSupergraph(subgraphs);
+// Composes even when schema/ matches: these files are what the committed-supergraph shortcut trusts.
+const supergraph = await buildSupergraph(subgraphs, { compose: true });
 for (const subgraph of supergraph.subgraphs) {
   writeFileSync(join(dir, `${subgraph.name}.graphql`), `${subgraph.sdl.trim()}\n`);
 }

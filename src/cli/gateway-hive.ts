@@ -22,7 +22,7 @@ export async function startHiveGateway(
   // Hive's logger reads LOG_LEVEL itself and refuses cipgate's `silent` and `fatal`: give it its nearest.
   if (process.env.LOG_LEVEL === 'silent' || process.env.LOG_LEVEL === 'fatal') process.env.LOG_LEVEL = 'error';
   // Composed here from the same subgraphs the processes serve, so prices and plans cannot drift apart.
-  const supergraph = buildSupergraph(definitions);
+  const supergraph = await buildSupergraph(definitions);
   const db = await openDatabase(config.databaseUrl, config.database);
   const ledger = new CreditLedger(db, config.credits.reservationTtlMs);
   try {

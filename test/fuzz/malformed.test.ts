@@ -188,7 +188,7 @@ const encode = (value: string): string =>
 
 // ── routes and their parameters, read from the route table ─────────────────────────────────────────────
 // The parameters' schemas are derived from the GraphQL operations, as the app derives them.
-const api = buildSchema(buildSupergraph(subgraphs).apiSdl);
+const api = buildSchema((await buildSupergraph(subgraphs)).apiSdl);
 const schemaOf = (route: RestRoute<unknown>) => deriveRoute(api, route).schema;
 const propsOf = (schema: unknown): string[] =>
   Object.keys((schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
@@ -600,7 +600,7 @@ describe('malformed requests', () => {
 
     // Money: a charge only for a delivered 200, exactly the route's price on REST, and the books balance.
     await waitForSettlement(app, partnerId);
-    const prices = buildSupergraph(subgraphs).prices;
+    const prices = (await buildSupergraph(subgraphs)).prices;
     const priceOf = (route: RestRoute<unknown>) =>
       parse(route.operation).definitions.reduce(
         (sum, def) =>

@@ -157,8 +157,8 @@ describe('identity subgraph', () => {
 });
 
 describe('identity subgraph composition', () => {
-  it('composes without the bridge subgraph: the Chain reference alone still answers its key', () => {
-    const supergraph = buildSupergraph([accountsSubgraph, identitySubgraph]);
+  it('composes without the bridge subgraph: the Chain reference alone still answers its key', async () => {
+    const supergraph = await buildSupergraph([accountsSubgraph, identitySubgraph]);
     expect(supergraph.sdl).toMatch(/type Chain\s+@join__type\(graph: IDENTITY, key: "caip2Id", resolvable: false\)/);
     expect(supergraph.prices.get('query.identitySearch')).toBe(1);
     expect(supergraph.prices.get('query.namingProviders')).toBe(0);

@@ -9,7 +9,7 @@ import { buildSupergraph } from '../gateway/supergraph.js';
 import { CompiledOperations } from './compiled.js';
 import type { RequestContext } from './context.js';
 
-const supergraph = buildSupergraph(subgraphs);
+const supergraph = await buildSupergraph(subgraphs);
 
 /** Crosses identity → bridge: two fetches, so the gateway must keep it. */
 const CROSS_SUBGRAPH = `query { identitySearch(query: "alice") { results { name multichainAddresses { chain { name } } } } }`;

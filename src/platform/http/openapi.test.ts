@@ -40,8 +40,8 @@ describe('GET /openapi.json', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('documents every REST route, with its price, parameters, answers and errors, and nothing else', () => {
-    const prices = buildSupergraph(subgraphs).prices;
+  it('documents every REST route, with its price, parameters, answers and errors, and nothing else', async () => {
+    const prices = (await buildSupergraph(subgraphs)).prices;
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
     );

@@ -9,8 +9,8 @@ import { CompiledOperations } from '../graphql/compiled.js';
  * in-process subgraph runs compiled, without Apollo's pipeline (rest-plugin.ts). A route that silently
  * fell back to the gateway would still answer correctly, only slower — so which ones compile is pinned.
  */
-describe('REST routes run compiled', () => {
-  const supergraph = buildSupergraph(subgraphs);
+describe('REST routes run compiled', async () => {
+  const supergraph = await buildSupergraph(subgraphs);
 
   it('compiles every route whose operation is one in-process fetch, and only falls back for remote subgraphs', () => {
     const compiled = new CompiledOperations(supergraph);
