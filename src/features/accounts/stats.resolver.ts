@@ -11,11 +11,13 @@ export class StatsResolver {
   @Price(0)
   async stats(@Ctx() ctx: RequestContext): Promise<PartnerStats> {
     const partner = requirePartner(ctx);
-    // Charges settle once their answers are delivered; a partner's next look at its balance includes them.
-    await ctx.services.ledger.whenSettled(partner.id);
-    const stats = await partnerStats(ctx.services.db, partner.id);
+    // Charges settle once their answers are delivered; a partner's next look at its balance includes them,
+    // those this process has not written yet (leased credits, see ledger.ts) added to the row's figures.
+    const { value: stats, unwritten } = await ctx.services.ledger.readSettled(partner.id, () =>
+      partnerStats(ctx.services.db, partner.id),
+    );
     // A partner deleted while its key is cached is no longer a partner.
     if (!stats) throw unauthenticated('The API key no longer belongs to a partner');
-    return stats;
+    return { ...stats, creditBalance: stats.creditBalance - unwritten, creditUsage: stats.creditUsage + unwritten };
   }
 }

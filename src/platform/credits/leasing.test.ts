@@ -150,6 +150,27 @@ describe('credit leases', () => {
     return refused;
   };
 
+  it('reads the row as it is once this process writes its charges, without writing them', async () => {
+    const id = await partner(10_000);
+    const { db: counted, counts } = instrument(db);
+    const ledger = leasing(counted, { flushMs: 60_000 });
+    try {
+      expect(await drive(ledger, id, 40, 4)).toBe(0);
+      const read = () =>
+        counted.query<{ usage: number | string }>('select credit_usage as usage from partner where id = ?', [id]);
+      const { value, unwritten } = await ledger.readSettled(id, read);
+      // Leased charges wait for the flush (a minute here): the row lacks them, `unwritten` has them.
+      expect(unwritten).toBeGreaterThan(0);
+      expect(Number(value[0]?.usage) + unwritten).toBe(40);
+      expect(counts.lostReplies).toBe(0);
+    } finally {
+      await ledger.close();
+    }
+    const b = await books(id);
+    balanced(b);
+    expect(b.usage).toBe(40);
+  });
+
   it('one hot key: 2000 paid calls cost at most 0.1 database writes each, and the books balance after close', async () => {
     const id = await partner(10_000);
     const { db: counted, counts } = instrument(db);

@@ -298,6 +298,31 @@ export class CreditLedger {
     await this.placeUnplaced(partnerId);
   }
 
+  /**
+   * Reads the partner's row as it is once this process's charges are written, without writing them:
+   * `read` runs while no flush of the partner's leases is in flight (again if one ran meanwhile), so the
+   * row and `unwritten` — charges this process settled and has not written — never count a charge twice
+   * or miss it. Charges of other processes reach the row within their flush interval.
+   */
+  async readSettled<T>(partnerId: string, read: () => Promise<T>): Promise<{ value: T; unwritten: number }> {
+    await Promise.all([...(this.inFlight.get(partnerId) ?? [])]);
+    for (;;) {
+      const state = this.partners.get(partnerId);
+      const flushing = [...(state?.leases ?? [])].flatMap((lease) => (lease.flushing ? [lease.flushing] : []));
+      if (flushing.length) {
+        await Promise.all(flushing);
+        continue;
+      }
+      const version = state?.version;
+      const value = await read();
+      const after = this.partners.get(partnerId);
+      if (after?.version !== version || [...(after?.leases ?? [])].some((lease) => lease.flushing)) continue;
+      let unwritten = 0;
+      for (const lease of after?.leases ?? []) unwritten += lease.unflushed;
+      return { value, unwritten };
+    }
+  }
+
   release(reservation: Reservation, requestId: string): Promise<number> {
     return this.settle(reservation, [], requestId);
   }
