@@ -142,7 +142,9 @@ async function answer(base: string, r: Request): Promise<{ status: number; body:
   return { status: res.status, body };
 }
 
-async function creditState(bench: BenchDatabase): Promise<{ usage: number; consistent: boolean }> {
+async function creditState(
+  bench: BenchDatabase,
+): Promise<{ usage: number; consistent: boolean; partnerWrites?: number }> {
   // Requests still in flight when autocannon stops hold reservations until they settle, which under
   // contention takes longer than one request's latency: wait for the holds to drain (bounded) before
   // judging the books.
@@ -156,10 +158,28 @@ async function creditState(bench: BenchDatabase): Promise<{ usage: number; consi
     const usage = Number(row?.credit_usage);
     const reserved = Number(row?.credit_reserved);
     if (reserved === 0 || Date.now() > deadline) {
-      return { usage, consistent: balance + usage === BENCH_CREDITS && reserved === 0 };
+      return {
+        usage,
+        consistent: balance + usage === BENCH_CREDITS && reserved === 0,
+        ...(await partnerWrites(bench)),
+      };
     }
     await sleep(200);
   }
+}
+
+/**
+ * Every ledger write (a per-request hold or settlement, a lease taken, flushed or handed back) updates
+ * the partner row once, so PostgreSQL's count of that row's updates is the ledger's write count. A
+ * server backend reports its counts when idle, at most once a second: hence the wait.
+ */
+async function partnerWrites(bench: BenchDatabase): Promise<{ partnerWrites?: number }> {
+  if (bench.kind !== 'postgresql') return {};
+  await sleep(1100);
+  const [row] = await bench.db.query<{ n: number | string }>(
+    "select n_tup_upd as n from pg_stat_user_tables where relname = 'partner'",
+  );
+  return { partnerWrites: Number(row?.n ?? 0) };
 }
 
 async function measure(
@@ -207,6 +227,9 @@ async function runScenario(s: Scenario, bench: BenchDatabase, server: Child, bas
     const check = (x: typeof ourSide, r: LoadResult): CreditCheck => ({
       answers: r.ok,
       charged: (x.after?.usage ?? 0) - (x.before?.usage ?? 0),
+      ...(x.after?.partnerWrites !== undefined && x.before?.partnerWrites !== undefined
+        ? { writesPerCall: (x.after.partnerWrites - x.before.partnerWrites) / Math.max(1, r.ok) }
+        : {}),
       consistent: Boolean(x.after?.consistent),
     });
     result.credits = { server: check(ourSide, result.server), baseline: check(theirSide, result.baseline) };

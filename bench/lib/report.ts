@@ -24,6 +24,8 @@ export interface CreditCheck {
   charged: number;
   /** balance + usage still equals what was granted, and nothing is left reserved. */
   consistent: boolean;
+  /** Ledger writes (updates of the partner row) per counted answer; PostgreSQL only. */
+  writesPerCall?: number;
 }
 
 export interface ScaleRow {
@@ -113,7 +115,7 @@ export function markdown(report: Report): string {
     for (const s of db.scenarios.filter((x) => x.credits)) {
       const c = s.credits as { server: CreditCheck; baseline: CreditCheck };
       lines.push(
-        `- ${s.title}: cipgate charged ${f0(c.server.charged)} credits for ${f0(c.server.answers)} counted answers (requests in flight when the run stopped are charged too), ledger ${c.server.consistent ? 'consistent' : '**inconsistent**'}; baseline ${f0(c.baseline.charged)} for ${f0(c.baseline.answers)}, ledger ${c.baseline.consistent ? 'consistent' : '**inconsistent**'}.`,
+        `- ${s.title}: cipgate charged ${f0(c.server.charged)} credits for ${f0(c.server.answers)} counted answers (requests in flight when the run stopped are charged too), ledger ${c.server.consistent ? 'consistent' : '**inconsistent**'}${c.server.writesPerCall !== undefined ? `, **${c.server.writesPerCall.toFixed(3)} ledger writes per paid call**` : ''}; baseline ${f0(c.baseline.charged)} for ${f0(c.baseline.answers)}, ledger ${c.baseline.consistent ? 'consistent' : '**inconsistent**'}${c.baseline.writesPerCall !== undefined ? `, ${c.baseline.writesPerCall.toFixed(3)} writes per call` : ''}.`,
       );
     }
     const baselinePeak = Math.max(0, ...db.scenarios.map((s) => s.baselinePeakRssMiB ?? 0));
