@@ -106,14 +106,19 @@ export async function settleHeld(db: Database, s: Settlement): Promise<boolean> 
 /** `settleHeld` inside the caller's transaction, in statements both databases run. */
 export async function settleHeldWithin(tx: Tx, s: Settlement): Promise<boolean> {
   if ((await tx.run('delete from credit_reservation where id = ?', [s.reservationId])) !== 1) return false;
+  await chargeHeld(tx, s.partnerId, s.reserved, s.total);
+  await insertCharges(tx, s);
+  return true;
+}
+
+/** Releases `released` held credits of the partner and charges `total` of them (balance → usage). */
+async function chargeHeld(tx: Tx, partnerId: string, released: number, total: number): Promise<void> {
   await tx.run(
     `update partner set credit_reserved = credit_reserved - ?,
             credit_balance = credit_balance - ?, credit_usage = credit_usage + ?
       where id = ?`,
-    [s.reserved, s.total, s.total, s.partnerId],
+    [released, total, total, partnerId],
   );
-  await insertCharges(tx, s);
-  return true;
 }
 
 /** One ledger row per charge of the settlement (none for a zero charge). */
@@ -306,12 +311,7 @@ export async function chargeFromLease(tx: Tx, leaseId: string, s: Settlement): P
     s.total,
   ]);
   if (taken !== 1) return false;
-  await tx.run(
-    `update partner set credit_reserved = credit_reserved - ?,
-            credit_balance = credit_balance - ?, credit_usage = credit_usage + ?
-      where id = ?`,
-    [s.total, s.total, s.total, s.partnerId],
-  );
+  await chargeHeld(tx, s.partnerId, s.total, s.total);
   await insertCharges(tx, s);
   return true;
 }
