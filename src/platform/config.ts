@@ -407,7 +407,7 @@ export function loadConfig(env: Env = process.env): Config {
       upstream: {
         url: url('MNS_UPSTREAM_URL', ['http:', 'https:']),
         cacheTtlSeconds: int('MNS_UPSTREAM_CACHE_TTL_SECONDS', 60, 0, 86_400),
-        cacheMaxEntries: int('MNS_UPSTREAM_CACHE_MAX_ENTRIES', 100_000, 0, 10_000_000),
+        cacheMaxEntries: int('MNS_UPSTREAM_CACHE_MAX_ENTRIES', 10_000, 0, 10_000_000),
       },
     },
     bridge: {
