@@ -36,8 +36,9 @@ describe('database handle on MikroORM', () => {
         [id, name, `${id}@example.test`, true, at],
       ),
     ).toBe(1);
+    // Values are bound, and PostgreSQL types a parameter from its context: a bare `? is null` has none.
     const [row] = await db.query<{ name: string; sandbox: unknown; created_at: unknown }>(
-      'select name, sandbox, created_at from partner where id = ? and ? is null',
+      'select name, sandbox, created_at from partner where id = ? and cast(? as text) is null',
       [id, undefined],
     );
     expect(row?.name).toBe(name);

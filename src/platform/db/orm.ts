@@ -5,7 +5,6 @@ import { Migrator } from '@mikro-orm/migrations';
 import {
   type AbstractSqlConnection,
   type AbstractSqlDriver,
-  type QueryResult,
   type SqlEntityManager,
   SqliteDriver,
   type SqlOptions,
@@ -49,6 +48,27 @@ const rawStatement = (sql: string, parameters: readonly unknown[]): CompiledStat
   query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] },
   queryId: { queryId: '' },
 });
+
+/** Statement texts seen, with their PostgreSQL placeholders: the service runs a bounded set of texts. */
+const numbered = new Map<string, string>();
+const NUMBERED_MAX = 2000;
+
+/**
+ * `?` placeholders as PostgreSQL takes them (`$1`, `$2`, …), read as MikroORM's `formatQuery` reads them:
+ * every `?` is a value. Its `??` (identifier) and `\?` (literal) forms are not used here, so they are refused
+ * rather than guessed at.
+ */
+export function numberedPlaceholders(sql: string): string {
+  let numberedSql = numbered.get(sql);
+  if (numberedSql === undefined) {
+    if (sql.includes('??') || sql.includes('\\?')) throw new Error('SQL with ?? or \\? placeholders is not supported');
+    let n = 0;
+    numberedSql = sql.replace(/\?/g, () => `$${++n}`);
+    if (numbered.size >= NUMBERED_MAX) numbered.delete(numbered.keys().next().value as string);
+    numbered.set(sql, numberedSql);
+  }
+  return numberedSql;
+}
 
 /** `postgres://…` selects PostgreSQL; `file:<path>` (or `file::memory:`) the embedded node:sqlite database. */
 export function dialectOf(databaseUrl: string): Dialect {
@@ -227,33 +247,22 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
             ? Number(v)
             : v,
     );
-  const makeHandle =
-    dialect === 'postgresql'
-      ? (trx?: Trx): Handle => ({
-          // MikroORM 7's execute() inlines the values into the SQL text (Platform.formatQuery, escaped
-          // like pg's escapeLiteral) instead of binding them. On PostgreSQL that costs nothing the
-          // server would have saved: node-postgres sends unnamed statements, parsed and planned on every
-          // call either way (3000 primary-key lookups: ~0.3 ms each both ways, MikroORM's own bookkeeping
-          // at most ~15 % on top). So statements go through MikroORM as written, `?` placeholders and all,
-          // and no code of ours rewrites SQL.
-          query: async <T>(sql: string, params: readonly unknown[] = []) =>
-            (await connection.execute(sql, bind(params), 'all', trx)) as T[],
-          run: async (sql: string, params: readonly unknown[] = []) =>
-            (await connection.execute<QueryResult>(sql, bind(params), 'run', trx)).affectedRows,
-        })
-      : (trx?: Trx): Handle => {
-          // On SQLite the values stay bound, through MikroORM's own Kysely client: inlined values would
-          // make every call a new statement text, defeating the prepared-statement cache
-          // (node-sqlite-dialect.ts), and SQLite takes `?` placeholders as they are.
-          const client: Executor = trx ?? connection.getClient();
-          const exec = (sql: string, params: readonly unknown[]) =>
-            client.executeQuery(rawStatement(sql, bind(params)));
-          return {
-            query: async <T>(sql: string, params: readonly unknown[] = []) => (await exec(sql, params)).rows as T[],
-            run: async (sql: string, params: readonly unknown[] = []) =>
-              Number((await exec(sql, params)).numAffectedRows ?? 0),
-          };
-        };
+  // Values stay bound on both databases, through MikroORM's own Kysely client. MikroORM's execute()
+  // would inline them into the SQL text (Platform.formatQuery): on SQLite every call would then be a new
+  // statement text, defeating the prepared-statement cache (node-sqlite-dialect.ts); on PostgreSQL the
+  // server would parse and plan thousands of escaped literals for a 1000-address batch or an import
+  // batch (bench/README.md: about two thirds of an import's time) where one array parameter does.
+  const text = dialect === 'postgresql' ? numberedPlaceholders : (sql: string) => sql;
+  const makeHandle = (trx?: Trx): Handle => {
+    const client: Executor = trx ?? connection.getClient();
+    const exec = (sql: string, params: readonly unknown[]) =>
+      client.executeQuery(rawStatement(text(sql), bind(params)));
+    return {
+      query: async <T>(sql: string, params: readonly unknown[] = []) => (await exec(sql, params)).rows as T[],
+      run: async (sql: string, params: readonly unknown[] = []) =>
+        Number((await exec(sql, params)).numAffectedRows ?? 0),
+    };
+  };
   const root = makeHandle();
   return {
     orm,
