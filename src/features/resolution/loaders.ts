@@ -68,36 +68,70 @@ export interface ResolutionLoaders {
   chainAddresses: DataLoader<string, SourceChainAddress | null>;
 }
 
+/** A value made on first use: most requests use one of a request's loaders, so the others are never built. */
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => {
+    value ??= make();
+    return value;
+  };
+}
+
 /** The request's loaders. One set per request, so every lookup of a request sees the same answers. */
 export function resolutionLoaders(ctx: RequestContext): ResolutionLoaders {
   return perRequest(ctx, 'resolution.loaders', () => {
     const { mns } = ctx.services;
+    const names = lazy(() =>
+      partitioned<SourceName | null>((network, values) => mns.names(network as MnsNetwork, values), null),
+    );
     // Sub-names and records are asked of the source that answered the name, which this request knows.
-    const sourceOf = (network: string, name: string, names: DataLoader<string, SourceName | null>) =>
-      names.load(loaderKey(network, name)).then((row) => (row ? { key: name, source: row.source } : null));
-    const names = partitioned<SourceName | null>((network, values) => mns.names(network as MnsNetwork, values), null);
     const known = async (network: string, values: string[]) =>
-      (await Promise.all(values.map((v) => sourceOf(network, v, names)))).filter(
-        (k): k is { key: string; source: string } => k !== null,
-      );
-    return {
-      names,
-      primaryNames: partitioned<SourcePrimaryName | null>(
-        (network, values) => mns.primaryNames(network as MnsNetwork, values),
-        null,
-      ),
-      records: partitioned<NameRecords | null>(
+      (
+        await Promise.all(
+          values.map((v) =>
+            names()
+              .load(loaderKey(network, v))
+              .then((row) => (row ? { key: v, source: row.source } : null)),
+          ),
+        )
+      ).filter((k): k is { key: string; source: string } => k !== null);
+    const primaryNames = lazy(() =>
+      partitioned<SourcePrimaryName | null>((network, values) => mns.primaryNames(network as MnsNetwork, values), null),
+    );
+    const records = lazy(() =>
+      partitioned<NameRecords | null>(
         async (network, values) => mns.records(network as MnsNetwork, await known(network, values)),
         null,
       ),
-      subNames: partitioned<SourceSubName[]>(
+    );
+    const subNames = lazy(() =>
+      partitioned<SourceSubName[]>(
         async (network, values) => mns.subNames(network as MnsNetwork, await known(network, values), SUB_NAMES_LIMIT),
         [],
       ),
-      chainAddresses: partitioned<SourceChainAddress | null>(
+    );
+    const chainAddresses = lazy(() =>
+      partitioned<SourceChainAddress | null>(
         (caip2Id, values) => mns.chainAddresses(caip2Id, MNS_NETWORKS, values),
         null,
       ),
+    );
+    return {
+      get names() {
+        return names();
+      },
+      get primaryNames() {
+        return primaryNames();
+      },
+      get records() {
+        return records();
+      },
+      get subNames() {
+        return subNames();
+      },
+      get chainAddresses() {
+        return chainAddresses();
+      },
     };
   });
 }
@@ -108,10 +142,33 @@ export async function loadFirst<T>(
   networks: readonly MnsNetwork[],
   value: string,
 ): Promise<T | null> {
-  const rows = await loader.loadMany(networks.map((n) => loaderKey(n, value)));
-  for (const row of rows) {
-    if (row instanceof Error) throw row;
-    if (row) return row;
+  return (await loadFirstOfEach(loader, networks, [value]))[0] ?? null;
+}
+
+/**
+ * `loadFirst` for every value of a batch, through one `loadMany`: a 1000-address batch then costs the loader
+ * one call instead of a promise chain per address (about a tenth of the batch's CPU).
+ */
+export async function loadFirstOfEach<T>(
+  loader: DataLoader<string, T | null>,
+  networks: readonly MnsNetwork[],
+  values: readonly string[],
+): Promise<(T | null)[]> {
+  const keys: string[] = [];
+  for (const value of values) for (const network of networks) keys.push(loaderKey(network, value));
+  const rows = await loader.loadMany(keys);
+  const first: (T | null)[] = [];
+  for (let i = 0; i < values.length; i++) {
+    let found: T | null = null;
+    for (let n = 0; n < networks.length; n++) {
+      const row = rows[i * networks.length + n];
+      if (row instanceof Error) throw row;
+      if (row) {
+        found = row;
+        break;
+      }
+    }
+    first.push(found);
   }
-  return null;
+  return first;
 }

@@ -3,7 +3,7 @@ import { notFound } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/graphql/context.js';
 import { Price } from '../../platform/graphql/credits-directive.js';
 import { addressArg, batchArg, type ChainTarget, chainTargetArg, nameArg, networksArg } from './inputs.js';
-import { loaderKey, loadFirst, type ResolutionLoaders, resolutionLoaders } from './loaders.js';
+import { loaderKey, loadFirst, loadFirstOfEach, type ResolutionLoaders, resolutionLoaders } from './loaders.js';
 import { caip2IdOf } from './registry/networks.js';
 import type { SourceName, SourcePrimaryName } from './sources/index.js';
 import { type MetadataEntry, NameMetadata, NameOwner, PrimaryName, SubName } from './types.js';
@@ -85,6 +85,10 @@ export class ResolutionResolver {
     const target = chainTargetArg(caip2Id);
     const normalized = batchArg(names, 'names').map((n, i) => nameArg(n, `names[${i}]`));
     const loaders = resolutionLoaders(ctx);
+    if (target.networks) {
+      const rows = await loadFirstOfEach(loaders.names, target.networks, normalized);
+      return rows.map((row) => (row ? toOwner(row) : null));
+    }
     return Promise.all(normalized.map((n) => resolveName(loaders, target, n)));
   }
 
@@ -117,9 +121,13 @@ export class ResolutionResolver {
   ): Promise<PrimaryName[]> {
     const networks = networksArg(caip2Id);
     const keys = batchArg(addresses, 'addresses').map((a, i) => addressArg(a, `addresses[${i}]`));
-    const loader = resolutionLoaders(ctx).primaryNames;
-    const rows = await Promise.all(keys.map((k) => loadFirst(loader, networks, k)));
-    return rows.flatMap((row, i) => (row ? [toPrimary(addresses[i] as string, row)] : []));
+    const rows = await loadFirstOfEach(resolutionLoaders(ctx).primaryNames, networks, keys);
+    const found: PrimaryName[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      if (row) found.push(toPrimary(addresses[i] as string, row));
+    }
+    return found;
   }
 
   @Query(() => NameMetadata, {

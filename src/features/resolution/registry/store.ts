@@ -37,10 +37,19 @@ type Row = Record<string, unknown>;
 const COLUMNS =
   'name, network, owner, owner_key, resolver_address, is_primary, registered_at, expire_at, avatar, txt_records, multichain_addresses, parent';
 
+/** The most values a lookup binds at once (the loaders' MAX_KEYS_PER_QUERY). */
+const MAX_LIST = 1000;
+
 // Names that have expired no longer resolve; a null expiry never expires.
 const LIVE = '(expire_at is null or expire_at > ?)';
 
-const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+// Built once per list length (every lookup asks for one), up to the longest list a query is given.
+const placeholderLists: string[] = [];
+const placeholders = (n: number): string => {
+  const list = placeholderLists[n] ?? Array.from({ length: n }, () => '?').join(', ');
+  if (n <= MAX_LIST) placeholderLists[n] = list;
+  return list;
+};
 
 // SQLite hands back ISO strings and 0/1, PostgreSQL Dates and booleans.
 const toDate = (v: unknown): Date | null =>
