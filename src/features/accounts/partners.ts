@@ -137,21 +137,30 @@ export async function listPartners(db: Database): Promise<PartnerSummary[]> {
 
 /**
  * The stats of one partner: one prepared statement on MikroORM's connection rather than `em.findOne`,
- * whose query building and hydration were ~40 % of a stats call's CPU (bench/results/profile.md).
+ * whose query building and hydration were ~40 % of a stats call's CPU (bench/results/profile.md). Also
+ * the available balance (balance − reserved) the same row gives, which the answer's
+ * `x-credits-remaining` would otherwise read again.
  */
-export async function partnerStats(db: Database, partnerId: string): Promise<PartnerStats | null> {
+export async function partnerStats(
+  db: Database,
+  partnerId: string,
+): Promise<{ stats: PartnerStats; available: number } | null> {
   const [row] = await db.query<{
     name: string;
     email: string;
     credit_balance: number | string;
     credit_usage: number | string;
-  }>('select name, email, credit_balance, credit_usage from partner where id = ?', [partnerId]);
+    credit_reserved: number | string;
+  }>('select name, email, credit_balance, credit_usage, credit_reserved from partner where id = ?', [partnerId]);
   return row
     ? {
-        email: row.email,
-        name: row.name,
-        creditBalance: Number(row.credit_balance),
-        creditUsage: Number(row.credit_usage),
+        stats: {
+          email: row.email,
+          name: row.name,
+          creditBalance: Number(row.credit_balance),
+          creditUsage: Number(row.credit_usage),
+        },
+        available: Number(row.credit_balance) - Number(row.credit_reserved),
       }
     : null;
 }

@@ -17,6 +17,16 @@ export interface ChargedResult {
   errors?: readonly { path?: readonly (string | number)[] }[];
 }
 
+const AVAILABLE_SEEN = 'credits.availableSeen';
+
+/**
+ * Records the partner's available balance (balance − reserved) as a resolver of this request just read it
+ * from the partner row, so the answer's `x-credits-remaining` of a free call needs no second read.
+ */
+export function availableSeen(ctx: RequestContext, partnerId: string, available: number): void {
+  ctx.memo.set(AVAILABLE_SEEN, { partnerId, available });
+}
+
 const plural = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
 
 const paidNames = (fields: readonly RootField[]) =>
@@ -113,8 +123,13 @@ export class RequestCharge {
     const partner = this.ctx.partner;
     if (!partner) return { charged };
     try {
+      const seen = this.ctx.memo.get(AVAILABLE_SEEN) as { partnerId: string; available: number } | undefined;
       // The available balance still has this request's hold taken off.
-      return { charged, remaining: (await this.ctx.services.ledger.available(partner.id)) + held - charged };
+      const available = await this.ctx.services.ledger.available(
+        partner.id,
+        held === 0 && seen?.partnerId === partner.id ? seen.available : undefined,
+      );
+      return { charged, remaining: available + held - charged };
     } catch (err) {
       // A header is not worth failing an answer the partner is about to pay for.
       this.ctx.log.warn({ err }, 'could not read the balance for x-credits-remaining');

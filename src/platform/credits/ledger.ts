@@ -351,11 +351,13 @@ export class CreditLedger {
    * The partner's available credits: the partner row's (balance − reserved) plus what this process's
    * leases hold for nobody. While this process leases the partner's credits the row's figure may be
    * up to `availableCacheMs` old (it changes only by other processes then); it is informational.
+   * `justRead` is the row's figure as the caller read it a moment ago in the same request: used instead of
+   * reading it again when no lease is held.
    */
-  async available(partnerId: string): Promise<number> {
+  async available(partnerId: string, justRead?: number): Promise<number> {
     const state = this.partners.get(partnerId);
     const leases = [...(state?.leases ?? [])].filter((lease) => !lease.gone);
-    if (!state || !leases.length) return this.readAvailable(partnerId);
+    if (!state || !leases.length) return justRead ?? this.readAvailable(partnerId);
     const now = Date.now();
     let row = state.cached;
     if (!row || row.version !== state.version || now - row.at > this.leasing.availableCacheMs) {
