@@ -76,8 +76,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   echoRequestId(http);
   // A keep-alive connection that was busy when draining began would otherwise hold the process open
   // after its last answer: tell the client to reconnect elsewhere.
-  http.addHook('onSend', async (_request, reply) => {
+  http.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   const db = await openDatabase(config.databaseUrl, config.database);

@@ -50,14 +50,19 @@ declare module 'fastify' {
  */
 export const deliveryPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('delivery', null);
-  app.addHook('onRequest', async (request, reply) => {
-    const delivery = new Delivery();
-    request.delivery = delivery;
-    const res = reply.raw;
-    res.once('finish', () => delivery.resolve({ delivered: true, statusCode: res.statusCode }));
-    res.once('close', () => delivery.resolve({ delivered: false }));
+  // Only a partner's request can hold credits (or an idempotency record): the public interface and
+  // keyless GraphQL calls charge nothing, so they are not followed.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.partner) {
+      const delivery = new Delivery();
+      request.delivery = delivery;
+      const res = reply.raw;
+      res.once('finish', () => delivery.resolve({ delivered: true, statusCode: res.statusCode }));
+      res.once('close', () => delivery.resolve({ delivered: false }));
+    }
+    done();
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const delivery = request.delivery;
     if (delivery?.capturePayload && reply.statusCode === 200) {
       delivery.payload =
@@ -65,6 +70,6 @@ export const deliveryPlugin = fp(async (app: FastifyInstance) => {
       const type = reply.getHeader('content-type');
       delivery.contentType = typeof type === 'string' ? type : undefined;
     }
-    return payload;
+    done(null, payload);
   });
 });

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthenticated } from '../errors.js';
 import type { AuthenticatedPartner } from '../graphql/context.js';
-import { surfaceOf } from './errors.js';
+import { type Surface, surfaceOf } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -47,6 +47,17 @@ export function verifiedKeyCache(
   };
 }
 
+/** Surfaces of the route patterns (a fixed set), worked out once each rather than per request. */
+const routeSurfaces = new Map<string, Surface>();
+const routeSurface = (route: string): Surface => {
+  let surface = routeSurfaces.get(route);
+  if (surface === undefined) {
+    surface = surfaceOf(route);
+    routeSurfaces.set(route, surface);
+  }
+  return surface;
+};
+
 const presentedKey = (request: FastifyRequest): string | undefined => {
   const value = request.headers['x-api-key'];
   return Array.isArray(value) ? value[0] : value;
@@ -76,7 +87,7 @@ export const authPlugin = fp(
     app.addHook('onRequest', async (request) => {
       const route = request.routeOptions.url;
       if (route !== undefined && UNLIMITED.has(route)) return;
-      const surface = surfaceOf(route ?? request.url);
+      const surface = route === undefined ? surfaceOf(request.url) : routeSurface(route);
       const key = surface === 'partner' || surface === 'graphql' ? presentedKey(request)?.trim() : undefined;
       if (!key) {
         await app.rateLimits.address(request, surface);

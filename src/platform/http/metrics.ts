@@ -116,12 +116,13 @@ export const metricsPlugin = fp(async (app: FastifyInstance, { db }: { db: Datab
   app.addHook('onClose', async () => {
     pools.delete(db);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // Unmatched paths share one label: a scanner must not create a series per path it tries.
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
     httpRequests.observe({ method: request.method, route, status }, reply.elapsedTime / 1000);
     if (status === 429) rateLimitRefusals.inc({ surface: surfaceOf(route === 'unmatched' ? request.url : route) });
+    done();
   });
   app.get('/metrics', async (_request, reply) => {
     reply.header('content-type', registry.contentType);

@@ -11,6 +11,10 @@ function operationOf(request: FastifyRequest): string | undefined {
   return typeof source?.operationName === 'string' ? source.operationName.slice(0, 100) : undefined;
 }
 
+/** Fastify's logger is pino (or its no-op stand-in, which has no levels to ask about). */
+const infoEnabled = (log: object): boolean =>
+  (log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? true;
+
 /**
  * Fastify's request lines, with who asked and what it cost: one "request completed" line carries the
  * partner id, the operation, the credits the answer charges (the x-credits-charged header) and the status.
@@ -22,6 +26,8 @@ export class RequestLogController extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    // At warn (production's usual level) a served request writes nothing: build no line for it.
+    if (!error && !infoEnabled(reply.log)) return;
     const charged = reply.getHeader('x-credits-charged');
     const line = {
       res: reply,
