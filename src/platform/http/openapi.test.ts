@@ -1,9 +1,12 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { restRoutes, subgraphs } from '../../../test/support/features.js';
 import { buildSupergraph } from '../gateway/supergraph.js';
-import { creditsOf } from './openapi.js';
+import { creditsOf, openapiPlugin } from './openapi.js';
 
 interface Operation {
   'x-credits': number;
@@ -69,5 +72,66 @@ describe('GET /openapi.json', () => {
     // Prices really differ per operation: the quote costs 2, public lookups nothing.
     expect(doc.paths['/partners/bridge/quote']?.get?.['x-credits']).toBe(2);
     expect(doc.paths['/api/public/identity/name']?.get?.['x-credits']).toBe(0);
+  });
+});
+
+/**
+ * `/docs` loads Swagger UI at its first request and forwards to it: the application must declare the
+ * paths and methods Swagger UI declares, and answer as it answers, whatever version is installed.
+ */
+describe('/docs, loaded at its first request', () => {
+  let reference: FastifyInstance;
+  let lazy: FastifyInstance;
+  beforeAll(async () => {
+    reference = Fastify();
+    await reference.register(swagger, { openapi: { openapi: '3.1.0' } });
+    await reference.register(swaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: { deepLinking: true, tryItOutEnabled: false },
+    });
+    lazy = Fastify();
+    await lazy.register(openapiPlugin, { operations: [], prices: new Map() });
+    await Promise.all([reference.ready(), lazy.ready()]);
+  });
+  afterAll(async () => {
+    await Promise.all([reference.close(), lazy.close()]);
+  });
+
+  it('declares the paths and methods Swagger UI declares', () => {
+    const routes = (app: FastifyInstance) =>
+      app
+        .printRoutes({ commonPrefix: false })
+        .replace(/.*openapi\.json.*\n/, '')
+        .replace(/[ ─└├│]+/g, ' ');
+    expect(routes(lazy)).toBe(routes(reference));
+  });
+
+  it('answers as Swagger UI answers, files, pages, redirects and refusals alike', async () => {
+    const paths = [
+      '/docs',
+      '/docs/',
+      '/docs/static/index.html',
+      '/docs/static/swagger-initializer.js',
+      '/docs/static/swagger-ui.css',
+      '/docs/static/logo.svg',
+      '/docs/static/nope.js',
+      '/docs/static/..%2fpackage.json',
+      '/docs/static/swagger-ui.css?v=1',
+    ];
+    const answer = async (app: FastifyInstance, method: HTTPMethods, url: string) => {
+      const res = await app.inject({ method, url });
+      const { date: _d, connection: _c, ...headers } = res.headers;
+      return { status: res.statusCode, headers, body: res.body };
+    };
+    for (const url of paths) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        expect(await answer(lazy, method, url), `${method} ${url}`).toEqual(await answer(reference, method, url));
+      }
+    }
+    // The document itself differs (the reference has no transform); both are served as JSON and YAML.
+    for (const url of ['/docs/json', '/docs/yaml']) {
+      const [mine, theirs] = await Promise.all([answer(lazy, 'GET', url), answer(reference, 'GET', url)]);
+      expect([mine.status, mine.headers['content-type']]).toEqual([theirs.status, theirs.headers['content-type']]);
+    }
   });
 });
