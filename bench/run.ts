@@ -250,7 +250,7 @@ async function scaleStep(bench: BenchDatabase, server: Child, baseline: Child, l
   };
 }
 
-/** The plans of the service's own registry queries (src/registry/mns/store.ts) on the current table. */
+/** The plans of the service's own registry queries (src/features/resolution/registry/store.ts) on the current table. */
 async function plans(bench: BenchDatabase): Promise<Record<string, string>> {
   const explain = bench.db.dialect === 'postgresql' ? 'explain (costs off)' : 'explain query plan';
   const live = '(expire_at is null or expire_at > ?)';
@@ -265,10 +265,17 @@ async function plans(bench: BenchDatabase): Promise<Record<string, string>> {
       `select * from mns_name where network = ? and name in (?) and ${live}`,
       ['126', 'u0001234.snow', now],
     ],
-    '1000-address reverse batch (findPrimaryNames)': [
-      `select * from mns_name where network = ? and is_primary and owner_key in (${keys.map(() => '?').join(', ')}) and ${live}`,
-      ['126', ...keys, now],
-    ],
+    '1000-address reverse batch (findPrimaryNames)':
+      bench.db.dialect === 'sqlite'
+        ? [
+            `select m.* from json_each(?2) k join mns_name m on m.owner_key = k.value
+              where m.network = ?1 and m.is_primary and (m.expire_at is null or m.expire_at > ?3)`,
+            ['126', JSON.stringify(keys), now],
+          ]
+        : [
+            `select * from mns_name where network = ? and is_primary and owner_key in (${keys.map(() => '?').join(', ')}) and ${live}`,
+            ['126', ...keys, now],
+          ],
   };
   const out: Record<string, string> = {};
   for (const [what, [sql, params]] of Object.entries(queries)) {

