@@ -92,6 +92,25 @@ describe('importNames write path', () => {
     ).toEqual([...model].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, r]) => ({ name, ...r })));
   });
 
+  it('stores control characters, quotes, backslashes and lone surrogates exactly as given', async () => {
+    // A JSON array is written as the array literal of PostgreSQL's statement where its escapes agree;
+    // these are where they do not (\t, \u0001, \ud800), beside where they do (" and \\).
+    const avatars = ['https://a.example/x\ty\u0001z.png', 'https://a.example/"q"\\{a,b}.png'];
+    const value = 'line\nbreak\ttab\u0001 "quoted" back\\slash \ud800 lone \u{1f600}';
+    const summary = await importNames(
+      db,
+      avatars.map((avatar, i) =>
+        line({ name: `ctl${i}`, owner: owner(i), avatar, txtRecords: [{ key: 'description', value }] }),
+      ),
+    );
+    expect(summary).toMatchObject({ imported: 2, rejected: 0 });
+    const rows = await db.query<{ avatar: string; txt_records: string }>(
+      'select avatar, txt_records from mns_name order by name',
+    );
+    expect(rows.map((r) => r.avatar)).toEqual(avatars);
+    for (const r of rows) expect(JSON.parse(r.txt_records)).toEqual([{ key: 'description', value, type: 'text' }]);
+  });
+
   it('reports a line the database refuses by its number and writes every other line of its batch and the next', async () => {
     if (usingPostgres()) {
       await db.run(`create or replace function refuse_test_name() returns trigger language plpgsql as $$

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Database } from '../../../platform/db/orm.js';
 import { txtRecordType } from '../../identity/providers/txt-records.js';
-import type { TxtRecordType } from '../../identity/providers/types.js';
+import type { ChainAddress, TxtRecord, TxtRecordType } from '../../identity/providers/types.js';
 import { ADDRESS_RULE, normalizeMoveAddress } from './address.js';
 import { InvalidNameError, normalizeMnsName, parentOf } from './name.js';
 import { InvalidNetworkError, type MnsNetwork, networksOf, parseChainId } from './networks.js';
@@ -55,8 +55,9 @@ const absent = (v: unknown): v is null | undefined => v === undefined || v === n
 
 function requiredString(obj: Record<string, unknown>, field: string): string {
   const v = obj[field];
-  if (typeof v !== 'string' || v.trim() === '') throw new ImportLineError(`"${field}" must be a non-empty string`);
-  return v.trim();
+  const trimmed = typeof v === 'string' ? v.trim() : '';
+  if (trimmed === '') throw new ImportLineError(`"${field}" must be a non-empty string`);
+  return trimmed;
 }
 
 function optionalString(obj: Record<string, unknown>, field: string, max = MAX_TEXT): string | null {
@@ -64,74 +65,80 @@ function optionalString(obj: Record<string, unknown>, field: string, max = MAX_T
   if (absent(v)) return null;
   if (typeof v !== 'string') throw new ImportLineError(`"${field}" must be a string`);
   if (v.length > max) throw new ImportLineError(`"${field}" is longer than ${max} characters`);
-  return v.trim() === '' ? null : v.trim();
+  const trimmed = v.trim();
+  return trimmed === '' ? null : trimmed;
 }
+
+// An address already in its normalized form, as exports usually write it: its own key.
+const ADDRESS_KEY = /^0x[0-9a-f]{64}$/;
 
 /** The address's normalized form (see normalizeMoveAddress); the value itself is stored as given. */
 function addressKey(value: string, field: string): string {
-  const key = normalizeMoveAddress(value);
+  const key = ADDRESS_KEY.test(value) ? value : normalizeMoveAddress(value);
   if (!key) throw new ImportLineError(`"${field}" must be a Movement address (${ADDRESS_RULE}), got "${value}"`);
   return key;
 }
 
-function timestamp(obj: Record<string, unknown>, field: string): Date | null {
+/** The timestamp as it is stored (`isoTimestamp`), or null when absent. */
+function timestamp(obj: Record<string, unknown>, field: string): string | null {
   const v = optionalString(obj, field, 64);
   if (v === null) return null;
   const ms = ISO_TIMESTAMP.test(v) ? Date.parse(v) : Number.NaN;
   if (Number.isNaN(ms))
     throw new ImportLineError(`"${field}" must be an ISO 8601 timestamp with a zone, e.g. 2026-01-31T12:00:00Z`);
-  return new Date(ms);
+  return isoTimestamp(ms);
 }
 
+/** The field's array, every entry checked to be an object (before any entry's own fields are). */
 function list(obj: Record<string, unknown>, field: string): Record<string, unknown>[] {
   const v = obj[field];
   if (absent(v)) return [];
   if (!Array.isArray(v)) throw new ImportLineError(`"${field}" must be an array`);
   if (v.length > 1000) throw new ImportLineError(`"${field}" has more than 1000 entries`);
-  return v.map((item, i) => {
-    if (!isObject(item)) throw new ImportLineError(`"${field}[${i}]" must be an object`);
-    return item;
-  });
+  for (let i = 0; i < v.length; i++) {
+    if (!isObject(v[i])) throw new ImportLineError(`"${field}[${i}]" must be an object`);
+  }
+  return v as Record<string, unknown>[];
 }
 
-/** Validates one line and returns the row it stands for; throws `ImportLineError` saying what is wrong. */
-export function parseImportLine(text: string): MnsName {
-  let obj: unknown;
-  try {
-    obj = JSON.parse(text);
-  } catch (err) {
-    throw new ImportLineError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
-  if (!isObject(obj)) throw new ImportLineError('must be a JSON object');
-  const unknown = Object.keys(obj).filter((k) => !FIELDS.has(k));
-  if (unknown.length)
-    throw new ImportLineError(
-      `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}`,
-    );
+// A name already in its stored form (one lower-case ASCII label and the suffix), as exports usually
+// write it: normalizeMnsName would return it unchanged.
+const STORED_NAME = /^[a-z0-9_-]{1,63}\.snow$/;
 
-  let name: string;
+function nameOf(obj: Record<string, unknown>): string {
+  const name = requiredString(obj, 'name');
+  if (STORED_NAME.test(name)) return name;
   try {
-    name = normalizeMnsName(requiredString(obj, 'name'));
+    return normalizeMnsName(name);
   } catch (err) {
     if (err instanceof InvalidNameError) throw new ImportLineError(`"name" ${err.message}`);
     throw err;
   }
-  let network: MnsNetwork;
-  try {
-    network = networksOf(requiredString(obj, 'caip2Id'), { wildcard: false })[0] as MnsNetwork;
-  } catch (err) {
-    if (err instanceof InvalidNetworkError) throw new ImportLineError(`"caip2Id": ${err.message}`);
-    throw err;
-  }
-  const owner = requiredString(obj, 'owner');
-  const ownerKey = addressKey(owner, 'owner');
-  const resolver = optionalString(obj, 'resolverAddress', 255);
-  if (!absent(obj.primary) && typeof obj.primary !== 'boolean')
-    throw new ImportLineError('"primary" must be true or false');
-  const avatar = optionalString(obj, 'avatar', 2048);
-  if (avatar !== null && !URL.canParse(avatar)) throw new ImportLineError('"avatar" must be a URL');
+}
 
-  const txtRecords = list(obj, 'txtRecords').map((r, i) => {
+// The few CAIP-2 ids a file spells its networks with, each resolved once (networksOf is pure).
+const networkById = new Map<string, MnsNetwork>();
+
+function networkOf(obj: Record<string, unknown>): MnsNetwork {
+  const id = requiredString(obj, 'caip2Id');
+  let network = networkById.get(id);
+  if (network === undefined) {
+    try {
+      network = networksOf(id, { wildcard: false })[0] as MnsNetwork;
+    } catch (err) {
+      if (err instanceof InvalidNetworkError) throw new ImportLineError(`"caip2Id": ${err.message}`);
+      throw err;
+    }
+    if (networkById.size < 64) networkById.set(id, network);
+  }
+  return network;
+}
+
+function txtRecordsOf(obj: Record<string, unknown>): TxtRecord[] {
+  const items = list(obj, 'txtRecords');
+  const records = new Array<TxtRecord>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const r = items[i] as Record<string, unknown>;
     const key = r.key;
     const value = r.value;
     if (typeof key !== 'string' || key.trim() === '' || key.length > 255) {
@@ -143,32 +150,89 @@ export function parseImportLine(text: string): MnsName {
     if (!absent(r.type) && !TXT_TYPES.has(r.type as TxtRecordType)) {
       throw new ImportLineError(`"txtRecords[${i}].type" must be one of ${[...TXT_TYPES].join(', ')}`);
     }
-    const extra = Object.keys(r).filter((k) => k !== 'key' && k !== 'value' && k !== 'type');
-    if (extra.length) throw new ImportLineError(`"txtRecords[${i}]" has unknown field "${extra[0]}"`);
-    return { key: key.trim(), value, type: (r.type as TxtRecordType | null | undefined) ?? txtRecordType(key.trim()) };
-  });
-  const multichainAddresses = list(obj, 'multichainAddresses').map((a, i) => {
-    if (typeof a.address !== 'string' || a.address.trim() === '' || a.address.length > 255) {
+    for (const k in r) {
+      if (k !== 'key' && k !== 'value' && k !== 'type')
+        throw new ImportLineError(`"txtRecords[${i}]" has unknown field "${k}"`);
+    }
+    const trimmed = key.trim();
+    records[i] = { key: trimmed, value, type: (r.type as TxtRecordType | null | undefined) ?? txtRecordType(trimmed) };
+  }
+  return records;
+}
+
+function multichainAddressesOf(obj: Record<string, unknown>): ChainAddress[] {
+  const items = list(obj, 'multichainAddresses');
+  const addresses = new Array<ChainAddress>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const a = items[i] as Record<string, unknown>;
+    const address = a.address;
+    if (typeof address !== 'string' || address.trim() === '' || address.length > 255) {
       throw new ImportLineError(`"multichainAddresses[${i}].address" must be a non-empty string`);
     }
-    const chain = typeof a.caip2Id === 'string' ? parseChainId(a.caip2Id.trim()) : null;
+    // A matched id is `namespace:reference` exactly, so it is stored as trimmed.
+    const caip2Id = typeof a.caip2Id === 'string' ? a.caip2Id.trim() : null;
+    const chain = caip2Id === null ? null : parseChainId(caip2Id);
     if (!chain || chain.reference === '*') {
       throw new ImportLineError(`"multichainAddresses[${i}].caip2Id" must be a CAIP-2 chain id such as eip155:1`);
     }
-    const extra = Object.keys(a).filter((k) => k !== 'address' && k !== 'caip2Id');
-    if (extra.length) throw new ImportLineError(`"multichainAddresses[${i}]" has unknown field "${extra[0]}"`);
-    return { address: a.address.trim(), caip2Id: `${chain.namespace}:${chain.reference}` };
-  });
+    for (const k in a) {
+      if (k !== 'address' && k !== 'caip2Id')
+        throw new ImportLineError(`"multichainAddresses[${i}]" has unknown field "${k}"`);
+    }
+    addresses[i] = { address: address.trim(), caip2Id: caip2Id as string };
+  }
+  return addresses;
+}
 
+/** A validated line as it is written: its timestamps already in their stored text. */
+interface ImportRow extends Omit<MnsName, 'registeredAt' | 'expireAt'> {
+  registeredAt: string | null;
+  expireAt: string | null;
+}
+
+/**
+ * Validates one line and returns the row it stands for; throws `ImportLineError` saying what is wrong,
+ * the first problem in the order of the checks below (a line's message must not depend on the build).
+ */
+function parseRow(text: string): ImportRow {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(text);
+  } catch (err) {
+    throw new ImportLineError(`not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (!isObject(obj)) throw new ImportLineError('must be a JSON object');
+  for (const k in obj) {
+    if (FIELDS.has(k)) continue;
+    const unknown = Object.keys(obj).filter((f) => !FIELDS.has(f));
+    throw new ImportLineError(
+      `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')}`,
+    );
+  }
+
+  const name = nameOf(obj);
+  const network = networkOf(obj);
+  const owner = requiredString(obj, 'owner');
+  const ownerKey = addressKey(owner, 'owner');
+  const resolver = optionalString(obj, 'resolverAddress', 255);
+  if (!absent(obj.primary) && typeof obj.primary !== 'boolean')
+    throw new ImportLineError('"primary" must be true or false');
+  const avatar = optionalString(obj, 'avatar', 2048);
+  if (avatar !== null && !URL.canParse(avatar)) throw new ImportLineError('"avatar" must be a URL');
+  const txtRecords = txtRecordsOf(obj);
+  const multichainAddresses = multichainAddressesOf(obj);
+  const resolverAddress = resolver !== null && addressKey(resolver, 'resolverAddress') ? resolver : null;
+  const registeredAt = timestamp(obj, 'registeredAt');
+  const expireAt = timestamp(obj, 'expireAt');
   return {
     name,
     network,
     owner,
     ownerKey,
-    resolverAddress: resolver !== null && addressKey(resolver, 'resolverAddress') ? resolver : null,
+    resolverAddress,
     primary: obj.primary === true,
-    registeredAt: timestamp(obj, 'registeredAt'),
-    expireAt: timestamp(obj, 'expireAt'),
+    registeredAt,
+    expireAt,
     avatar,
     txtRecords,
     multichainAddresses,
@@ -176,9 +240,19 @@ export function parseImportLine(text: string): MnsName {
   };
 }
 
+/** Validates one line and returns the row it stands for; throws `ImportLineError` saying what is wrong. */
+export function parseImportLine(text: string): MnsName {
+  const row = parseRow(text);
+  return {
+    ...row,
+    registeredAt: row.registeredAt === null ? null : new Date(row.registeredAt),
+    expireAt: row.expireAt === null ? null : new Date(row.expireAt),
+  };
+}
+
 interface Pending {
   line: number;
-  row: MnsName;
+  row: ImportRow;
 }
 
 // The columns a line sets, in the order the statements below bind them; updated_at is the batch's time.
@@ -196,6 +270,9 @@ const COLUMNS = [
   'txt_records',
   'multichain_addresses',
 ] as const;
+// The one column of free text outside the JSON ones (names and addresses are validated, timestamps
+// written here): its array literal is checked for what JSON would escape differently (see pgArray).
+const AVATAR = COLUMNS.indexOf('avatar');
 // PostgreSQL types of COLUMNS, in order, for the column-array form below.
 const PG_TYPES = [
   'text',
@@ -247,8 +324,23 @@ const DEMOTE_PER_STATEMENT = 2500;
 
 type Value = string | boolean | null;
 
-/** One PostgreSQL array literal (`{"a",NULL}`) of a column's values. */
-function pgArray(values: readonly Value[]): string {
+// What JSON escapes (control characters as `\n` or `\u0001`, lone surrogates as `\ud800`) and an array
+// literal would read otherwise: `\n` there is the letter n.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
+const JSON_ONLY_ESCAPES = /[\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * One PostgreSQL array literal (`{"a",NULL}`) of a column's values. For values without the characters
+ * above, the JSON array of them is one but for its brackets: JSON quotes `"` and `\` as an array literal
+ * does, and its `null`, `true` and `false` read as NULL and booleans. JSON.stringify writes it natively, a
+ * fraction of the cost of quoting value by value. `checked`: the column's values are known to be such
+ * (validated addresses, names, timestamps; JSON texts, whose own escapes are plain ASCII).
+ */
+function pgArray(values: readonly Value[], checked = false): string {
+  if (checked || !values.some((v) => typeof v === 'string' && JSON_ONLY_ESCAPES.test(v))) {
+    const json = JSON.stringify(values);
+    return `{${json.slice(1, -1)}}`;
+  }
   const parts = new Array<string>(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i] as Value;
@@ -296,35 +388,45 @@ export function isoTimestamp(ms: number): string {
  * whether stored before (`demote`: owners whose stored primaries are cleared first) or earlier in the
  * batch.
  */
-function applyInOrder(batch: readonly Pending[]): { rows: MnsName[]; demote: Map<MnsNetwork, Set<string>> } {
-  const rows = new Map<string, MnsName>();
-  const primaryOf = new Map<string, string>();
-  const demote = new Map<MnsNetwork, Set<string>>();
+function applyInOrder(batch: readonly Pending[]): { rows: ImportRow[]; demote: Map<MnsNetwork, Set<string>> } {
+  // Names and owners are keys within a network: each network's maps, found once a line.
+  const networks = new Map<
+    MnsNetwork,
+    { rows: Map<string, ImportRow>; primaryOf: Map<string, string>; demote: Set<string> }
+  >();
   for (const { row } of batch) {
-    const key = `${row.name}\u0000${row.network}`;
-    const previous = rows.get(key);
-    if (previous?.primary && primaryOf.get(`${previous.ownerKey}\u0000${row.network}`) === key) {
-      primaryOf.delete(`${previous.ownerKey}\u0000${row.network}`);
+    let network = networks.get(row.network);
+    if (network === undefined) {
+      network = { rows: new Map(), primaryOf: new Map(), demote: new Set() };
+      networks.set(row.network, network);
     }
-    rows.delete(key);
-    rows.set(key, row);
+    const { rows, primaryOf } = network;
+    const previous = rows.get(row.name);
+    if (previous !== undefined) {
+      if (previous.primary && primaryOf.get(previous.ownerKey) === row.name) primaryOf.delete(previous.ownerKey);
+      rows.delete(row.name);
+    }
+    rows.set(row.name, row);
     if (row.primary) {
-      const holderKey = `${row.ownerKey}\u0000${row.network}`;
-      const holder = primaryOf.get(holderKey);
+      const holder = primaryOf.get(row.ownerKey);
       // A copy: the parsed row is the caller's, and stays as its line said.
-      if (holder !== undefined && holder !== key)
-        rows.set(holder, { ...(rows.get(holder) as MnsName), primary: false });
-      primaryOf.set(holderKey, key);
-      const owners = demote.get(row.network) ?? new Set<string>();
-      owners.add(row.ownerKey);
-      demote.set(row.network, owners);
+      if (holder !== undefined && holder !== row.name)
+        rows.set(holder, { ...(rows.get(holder) as ImportRow), primary: false });
+      primaryOf.set(row.ownerKey, row.name);
+      network.demote.add(row.ownerKey);
     }
   }
-  return { rows: [...rows.values()], demote };
+  // Rows of different networks share no unique key, so their order against each other is free.
+  const rows: ImportRow[] = [];
+  const demote = new Map<MnsNetwork, Set<string>>();
+  for (const [name, network] of networks) {
+    for (const row of network.rows.values()) rows.push(row);
+    if (network.demote.size) demote.set(name, network.demote);
+  }
+  return { rows, demote };
 }
 
 const json = (list: readonly unknown[]): string => (list.length ? JSON.stringify(list) : '[]');
-const iso = (date: Date | null): string | null => (date === null ? null : isoTimestamp(date.getTime()));
 
 /** The statements that write one batch, in order: built before the previous batch's write is awaited. */
 interface Statement {
@@ -339,7 +441,7 @@ function batchStatements(dialect: ImportDatabase['dialect'], batch: readonly Pen
   for (const [network, owners] of demote) {
     const list = [...owners];
     if (dialect === 'postgresql') {
-      const ownerArray = pgArray(list);
+      const ownerArray = pgArray(list, true);
       statements.push({ sql: PG_DEMOTE, params: [now, ownerArray, network, network, ownerArray] });
       continue;
     }
@@ -363,13 +465,13 @@ function batchStatements(dialect: ImportDatabase['dialect'], batch: readonly Pen
         chunk.map((r) => (r.ownerKey === r.owner ? null : r.ownerKey)),
         chunk.map((r) => r.resolverAddress),
         chunk.map((r) => r.primary),
-        chunk.map((r) => iso(r.registeredAt)),
-        chunk.map((r) => iso(r.expireAt)),
+        chunk.map((r) => r.registeredAt),
+        chunk.map((r) => r.expireAt),
         chunk.map((r) => r.avatar),
         chunk.map((r) => json(r.txtRecords)),
         chunk.map((r) => json(r.multichainAddresses)),
       ];
-      statements.push({ sql: PG_INSERT, params: [now, ...columns.map(pgArray)] });
+      statements.push({ sql: PG_INSERT, params: [now, ...columns.map((values, i) => pgArray(values, i !== AVATAR))] });
     }
   } else {
     for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_STATEMENT) {
@@ -384,8 +486,8 @@ function batchStatements(dialect: ImportDatabase['dialect'], batch: readonly Pen
         params[i++] = r.ownerKey;
         params[i++] = r.resolverAddress;
         params[i++] = r.primary;
-        params[i++] = iso(r.registeredAt);
-        params[i++] = iso(r.expireAt);
+        params[i++] = r.registeredAt;
+        params[i++] = r.expireAt;
         params[i++] = r.avatar;
         params[i++] = json(r.txtRecords);
         params[i++] = json(r.multichainAddresses);
@@ -487,23 +589,36 @@ export async function importNames(
   };
 
   let lineNumber = 0;
-  for await (const raw of lines) {
+  /** Reads one line into the batch; true when the batch is then full. */
+  const take = (raw: string): boolean => {
     lineNumber += 1;
     // A byte-order mark some editors write at the start of a file is not part of the JSON.
     const text = (lineNumber === 1 ? raw.replace(/^\uFEFF/, '') : raw).trim();
-    if (text === '') continue;
+    if (text === '') return false;
     summary.lines += 1;
     try {
-      batch.push({ line: lineNumber, row: parseImportLine(text) });
+      batch.push({ line: lineNumber, row: parseRow(text) });
     } catch (err) {
       if (!(err instanceof ImportLineError)) throw err;
       reject(lineNumber, err.message);
-      continue;
+      return false;
     }
-    if (batch.length >= batchSize) await flush();
-    // A write in flight sends its next statement only when its answer is handled, which a loop over
-    // lines already in memory (or buffered by the stream) would put off until the batch is read.
-    else if (inFlight && (lineNumber & YIELD_EVERY_MASK) === 0) await yieldToIo();
+    return batch.length >= batchSize;
+  };
+  // A write in flight sends its next statement only when its answer is handled, which a loop over
+  // lines already in memory (or buffered by the stream) would put off until the batch is read.
+  const turn = () => inFlight && (lineNumber & YIELD_EVERY_MASK) === 0;
+  if (isAsyncIterable(lines)) {
+    for await (const raw of lines) {
+      if (take(raw)) await flush();
+      else if (turn()) await yieldToIo();
+    }
+  } else {
+    // Not `for await`: that would wait a promise a line.
+    for (const raw of lines) {
+      if (take(raw)) await flush();
+      else if (turn()) await yieldToIo();
+    }
   }
   await flush();
   await writing;
@@ -514,6 +629,8 @@ export async function importNames(
 // Lines parsed (1–3 ms of work) between turns of the event loop while a write is in flight.
 const YIELD_EVERY_MASK = 255;
 const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const isAsyncIterable = (lines: AsyncIterable<string> | Iterable<string>): lines is AsyncIterable<string> =>
+  Symbol.asyncIterator in lines;
 
 /** Reads a JSON Lines file as a stream, so that files of millions of lines import in constant memory. */
 export function readLines(path: string): AsyncIterable<string> {
