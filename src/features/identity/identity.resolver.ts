@@ -1,5 +1,4 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { badInput, upstreamUnavailable } from '../../platform/errors.js';
 import { type RequestContext, requirePartner } from '../../platform/graphql/context.js';
 import { Price } from '../../platform/graphql/credits-directive.js';
 import { evmPrimaryName } from './evm-primary-name.js';
