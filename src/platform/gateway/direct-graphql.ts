@@ -52,7 +52,8 @@ export function directGraphql(opts: {
   services: Services;
 }) {
   const { compiled, formatError } = opts.graphql;
-  const schema = buildSchema(opts.apiSdl);
+  // Without locations: the schema keeps its AST nodes, and with locations every token of the API schema's text.
+  const schema = buildSchema(opts.apiSdl, { noLocation: true });
   const rules = [...specifiedRules, knownRootOperationRule, limitsValidationRule(opts.limits)];
   const prepared = new Map<string, Prepared | null>();
 
