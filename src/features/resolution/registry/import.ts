@@ -319,8 +319,10 @@ const PG_DEMOTE = `update mns_name set is_primary = false, updated_at = ?
     select p.ctid from unnest(?::bpchar[]) as o (owner_key)
     cross join lateral (select ctid from mns_name where owner_key = o.owner_key and network = ? and is_primary limit 1) p))
   and network = ? and is_primary and owner_key = any(?::bpchar[])`;
-// Owners demoted by one SQLite statement: bounded by its 32 766 values too.
-const DEMOTE_PER_STATEMENT = 2500;
+// SQLite takes the owners as one JSON array, each probed in the same index: a bound value per owner
+// took a quarter longer to bind and was bounded by the 32 766 values a statement holds.
+const SQLITE_DEMOTE =
+  'update mns_name set is_primary = false, updated_at = ? where network = ? and is_primary and owner_key in (select value from json_each(?))';
 
 type Value = string | boolean | null;
 
@@ -443,14 +445,8 @@ function batchStatements(dialect: ImportDatabase['dialect'], batch: readonly Pen
     if (dialect === 'postgresql') {
       const ownerArray = pgArray(list, true);
       statements.push({ sql: PG_DEMOTE, params: [now, ownerArray, network, network, ownerArray] });
-      continue;
-    }
-    for (let i = 0; i < list.length; i += DEMOTE_PER_STATEMENT) {
-      const chunk = list.slice(i, i + DEMOTE_PER_STATEMENT);
-      statements.push({
-        sql: `update mns_name set is_primary = false, updated_at = ? where network = ? and is_primary and owner_key in (${chunk.map(() => '?').join(', ')})`,
-        params: [now, network, ...chunk],
-      });
+    } else {
+      statements.push({ sql: SQLITE_DEMOTE, params: [now, network, JSON.stringify(list)] });
     }
   }
   if (dialect === 'postgresql') {
