@@ -5,11 +5,11 @@
  * HTTP (with credits and limits); a WebSocket carries subscriptions only, all of them free.
  */
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { GraphQLError, type GraphQLSchema, Kind, parse } from 'graphql';
-import { useServer as graphqlWsServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { AuthenticatedPartner, RequestContext } from '../../../platform/graphql/context.js';
 import type { Services } from '../../../platform/services.js';
 
@@ -24,8 +24,74 @@ export interface SubscriptionServerOptions {
 
 type Extra = { partner?: AuthenticatedPartner };
 
+/**
+ * ws and graphql-ws (with ws's native bufferutil) are loaded at the first WebSocket upgrade, not at
+ * start-up: most processes never see one. Until then this answers upgrades and server errors as the
+ * WebSocketServer would once attached to the server (`{ server, path }`): each upgrade is handed to it (it
+ * refuses other paths with a 400), and server errors are forwarded to it.
+ */
 export function serveSubscriptions(options: SubscriptionServerOptions): { close(): Promise<void> } {
-  const wss = new WebSocketServer({ server: options.server, path: '/graphql' });
+  let running: { wss: WebSocketServer; dispose(): Promise<void> } | undefined;
+  let starting: Promise<NonNullable<typeof running>> | undefined;
+  let closed = false;
+  const start = () => {
+    if (!starting) {
+      starting = startServer(options).then((started) => {
+        running = started;
+        return started;
+      });
+      // A failed start is not remembered: the next upgrade tries again.
+      starting.catch(() => {
+        starting = undefined;
+      });
+    }
+    return starting;
+  };
+  const handle = (wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer) =>
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (running) return handle(running.wss, req, socket, head);
+    // A client that goes away while the modules load must not be an uncaught socket error.
+    const onSocketError = () => socket.destroy();
+    socket.on('error', onSocketError);
+    start().then(
+      ({ wss }) => {
+        socket.off('error', onSocketError);
+        if (closed) socket.destroy();
+        else handle(wss, req, socket, head);
+      },
+      (err: unknown) => {
+        options.log.error({ err }, 'could not start the WebSocket server');
+        socket.destroy();
+      },
+    );
+  };
+  const onServerError = (err: Error) => {
+    if (running) running.wss.emit('error', err);
+    // graphql-ws's words for a server error; there is no client to close yet.
+    else console.error('Internal error emitted on the WebSocket server. Please check your implementation.', err);
+  };
+  options.server.on('upgrade', onUpgrade);
+  options.server.on('error', onServerError);
+  return {
+    async close() {
+      closed = true;
+      options.server.off('upgrade', onUpgrade);
+      options.server.off('error', onServerError);
+      const started = await starting?.catch(() => undefined);
+      await started?.dispose();
+    },
+  };
+}
+
+async function startServer(
+  options: SubscriptionServerOptions,
+): Promise<{ wss: WebSocketServer; dispose(): Promise<void> }> {
+  const [{ WebSocketServer }, { useServer: graphqlWsServer }] = await Promise.all([
+    import('ws'),
+    import('graphql-ws/use/ws'),
+  ]);
+  const wss = new WebSocketServer({ noServer: true, path: '/graphql' });
   const server = graphqlWsServer<Record<string, unknown>, Extra>(
     {
       schema: options.schema,
@@ -75,7 +141,8 @@ export function serveSubscriptions(options: SubscriptionServerOptions): { close(
     wss,
   );
   return {
-    async close() {
+    wss,
+    async dispose() {
       await server.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
