@@ -1,8 +1,16 @@
 import { operationFromDocument, Supergraph as PlannerSupergraph } from '@apollo/federation-internals';
 import { QueryPlanner } from '@apollo/query-planner';
 import type { GatewayExecutionResult, GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  execute,
+  GraphQLError,
+  type GraphQLSchema,
+  parse,
+  validate,
+} from 'graphql';
+import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Supergraph } from '../gateway/supergraph.js';
 
 type Executor = (
@@ -71,10 +79,15 @@ export class CompiledOperations {
     }
     const schema = this.local.get(serviceName);
     if (!schema || validate(schema, document).length) return null;
-    const compiled = compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
-    if (!isCompiledQuery(compiled)) return null;
+    // Compiled at the first run, not here: the REST routes ask for their executors at start-up, and the
+    // generated functions of every route (~1 MB) would be held by processes that never serve most of them.
+    let compiled: CompiledQuery | ExecutionResult | undefined;
     return async (_document, _name, variables, context) => {
-      const result = await compiled.query(undefined, context, variables ?? {});
+      compiled ??= compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
+      const result = isCompiledQuery(compiled)
+        ? await compiled.query(undefined, context, variables ?? {})
+        : // graphql-jit refused a document that validated and plans as one fetch: run it uncompiled.
+          await execute({ schema, document, operationName, variableValues: variables ?? {}, contextValue: context });
       // As the gateway reports a subgraph's errors (downstreamServiceError): the message and code kept,
       // the subgraph named, the original error kept for the log and for formatError.
       const errors = result.errors?.map(
