@@ -47,7 +47,9 @@ export function buildSubgraph(def: SubgraphDefinition): BuiltSubgraph {
     pubSub: noTopics,
   });
   const sdl = `${FEDERATION_HEADER}\n${printSchemaWithDirectives(typeSchema)}`;
-  const typeDefs = parse(sdl);
+  // Without locations: the schema keeps these nodes for the process's life, and with locations each holds
+  // the whole SDL's token list; composition reports its errors by message (compose.ts), never by position.
+  const typeDefs = parse(sdl, { noLocation: true });
   const resolvers = createResolversMap(typeSchema) as GraphQLResolverMap<unknown>;
   for (const [typeName, resolveReference] of Object.entries(def.references ?? {})) {
     resolvers[typeName] = { ...(resolvers[typeName] as object), __resolveReference: resolveReference };
