@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { usingPostgres } from '../../../../test/support/database.js';
 import { withTestDatabase } from '../../../../test/support/with-database.js';
-import { importNames, isoTimestamp } from './import.js';
+import { type ImportDatabase, importNames, isoTimestamp } from './import.js';
 
 const owner = (i: number) => `0x${(i + 1).toString(16).padStart(64, '0')}`;
 const line = (fields: Record<string, unknown>) => JSON.stringify({ caip2Id: 'move-mvmt:126', ...fields });
@@ -90,6 +90,73 @@ describe('importNames write path', () => {
     expect(
       rows.map((r) => ({ name: r.name, owner: r.owner, avatar: r.avatar, primary: isPrimary(r.is_primary) })),
     ).toEqual([...model].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, r]) => ({ name, ...r })));
+  });
+
+  it("writes a batch that moves an owner's primary off a stored name in one transaction", async () => {
+    await importNames(db, [line({ name: 's', owner: owner(1), primary: true })]);
+    let transactions = 0;
+    const counted: ImportDatabase = {
+      dialect: db.dialect,
+      transaction: (fn) => {
+        transactions += 1;
+        return db.transaction(fn);
+      },
+    };
+    // s stays the owner's but stops being primary, after a line that makes a its primary: the stored s is
+    // cleared before a is written, or a would be a second primary.
+    const summary = await importNames(counted, [
+      line({ name: 'a', owner: owner(1), primary: true }),
+      line({ name: 's', owner: owner(1) }),
+    ]);
+    expect(summary).toMatchObject({ imported: 2, rejected: 0 });
+    expect(transactions).toBe(1);
+    expect((await stored()).map((r) => `${r.name}${isPrimary(r.is_primary) ? ' primary' : ''}`)).toEqual([
+      'a.snow primary',
+      's.snow',
+    ]);
+  });
+
+  it('matches a model of line-by-line upserts across repeated imports over stored names', async () => {
+    // Stored primaries the next import keeps, moves to another name, hands to another owner or clears:
+    // the demotion skips a name the batch keeps as its owner's primary, and must still leave at most one.
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const model = new Map<string, { owner: string; primary: boolean }>();
+    for (const [round, batchSize] of [1000, 3, 1000, 7, 1000].entries()) {
+      const lines = Array.from({ length: 60 }, (_, i) => {
+        // The first round's names again in later rounds, in another order, most of them unchanged.
+        const n = round === 0 ? i : random(40);
+        const o = round === 0 || random(4) > 0 ? n % 9 : random(9);
+        return { name: `m${n}`, owner: owner(o), primary: round === 0 ? n % 2 === 0 : random(3) > 0 };
+      });
+      for (const { name, owner: o, primary } of lines) {
+        if (primary) for (const r of model.values()) if (r.owner === o) r.primary = false;
+        model.set(`${name}.snow`, { owner: o, primary });
+      }
+      // A batch the database refused would be retried line by line and still end right: count them.
+      let transactions = 0;
+      const counted: ImportDatabase = {
+        dialect: db.dialect,
+        transaction: (fn) => {
+          transactions += 1;
+          return db.transaction(fn);
+        },
+      };
+      const summary = await importNames(
+        counted,
+        lines.map((l) => line(l)),
+        { batchSize },
+      );
+      expect(summary).toMatchObject({ imported: 60, rejected: 0 });
+      expect(transactions).toBe(Math.ceil(60 / batchSize));
+      const rows = await stored();
+      expect(rows.map((r) => ({ name: r.name, owner: r.owner, primary: isPrimary(r.is_primary) }))).toEqual(
+        [...model].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, r]) => ({ name, ...r })),
+      );
+    }
   });
 
   it('stores control characters, quotes, backslashes and lone surrogates exactly as given', async () => {

@@ -316,13 +316,18 @@ const SQLITE_FULL_INSERT = sqliteInsert(SQLITE_ROWS_PER_STATEMENT);
 // latest version, and must then still be that owner's primary name to be demoted.
 const PG_DEMOTE = `update mns_name set is_primary = false, updated_at = ?
   where ctid = any(array(
-    select p.ctid from unnest(?::bpchar[]) as o (owner_key)
-    cross join lateral (select ctid from mns_name where owner_key = o.owner_key and network = ? and is_primary limit 1) p))
+    select p.ctid from unnest(?::bpchar[], ?::text[]) as o (owner_key, keep)
+    cross join lateral (
+      select ctid from mns_name
+      where owner_key = o.owner_key and network = ? and is_primary and name is distinct from o.keep limit 1) p))
   and network = ? and is_primary and owner_key = any(?::bpchar[])`;
-// SQLite takes the owners as one JSON array, each probed in the same index: a bound value per owner
-// took a quarter longer to bind and was bounded by the 32 766 values a statement holds.
-const SQLITE_DEMOTE =
-  'update mns_name set is_primary = false, updated_at = ? where network = ? and is_primary and owner_key in (select value from json_each(?))';
+// SQLite takes the owners as one JSON array of [owner, keep] pairs, each owner probed in the same index:
+// a bound value per owner took a quarter longer to bind and was bounded by the 32 766 values a statement
+// holds.
+const SQLITE_DEMOTE = `update mns_name set is_primary = false, updated_at = ? where rowid in (
+  select m.rowid from json_each(?) as o
+  join mns_name m on m.owner_key = o.value ->> 0 and m.network = ? and m.is_primary
+  where m.name is not o.value ->> 1)`;
 
 type Value = string | boolean | null;
 
@@ -385,12 +390,22 @@ export function isoTimestamp(ms: number): string {
 }
 
 /**
+ * Owners whose stored primary name is cleared before a batch's rows are written, on one network. `keep`
+ * (beside each owner): the name the batch leaves as that owner's primary, or null. A stored primary of
+ * that very name is rewritten as primary by the batch's own row, so clearing it first would only write
+ * it twice (a re-import of an unchanged file: every row).
+ */
+interface Demotion {
+  owners: string[];
+  keep: (string | null)[];
+}
+
+/**
  * The outcome of applying a batch's lines in file order: a later line for the same name replaces an
  * earlier one, and a primary line demotes every other primary name of its owner on its network,
- * whether stored before (`demote`: owners whose stored primaries are cleared first) or earlier in the
- * batch.
+ * whether stored before (`demote`) or earlier in the batch.
  */
-function applyInOrder(batch: readonly Pending[]): { rows: ImportRow[]; demote: Map<MnsNetwork, Set<string>> } {
+function applyInOrder(batch: readonly Pending[]): { rows: ImportRow[]; demote: Map<MnsNetwork, Demotion> } {
   // Names and owners are keys within a network: each network's maps, found once a line.
   const networks = new Map<
     MnsNetwork,
@@ -420,10 +435,13 @@ function applyInOrder(batch: readonly Pending[]): { rows: ImportRow[]; demote: M
   }
   // Rows of different networks share no unique key, so their order against each other is free.
   const rows: ImportRow[] = [];
-  const demote = new Map<MnsNetwork, Set<string>>();
+  const demote = new Map<MnsNetwork, Demotion>();
   for (const [name, network] of networks) {
     for (const row of network.rows.values()) rows.push(row);
-    if (network.demote.size) demote.set(name, network.demote);
+    if (!network.demote.size) continue;
+    const owners = [...network.demote];
+    // primaryOf holds an owner's name only while that name's last row is the owner's primary.
+    demote.set(name, { owners, keep: owners.map((owner) => network.primaryOf.get(owner) ?? null) });
   }
   return { rows, demote };
 }
@@ -440,13 +458,16 @@ function batchStatements(dialect: ImportDatabase['dialect'], batch: readonly Pen
   const { rows, demote } = applyInOrder(batch);
   const now = at.toISOString();
   const statements: Statement[] = [];
-  for (const [network, owners] of demote) {
-    const list = [...owners];
+  for (const [network, { owners, keep }] of demote) {
     if (dialect === 'postgresql') {
-      const ownerArray = pgArray(list, true);
-      statements.push({ sql: PG_DEMOTE, params: [now, ownerArray, network, network, ownerArray] });
+      const ownerArray = pgArray(owners, true);
+      statements.push({
+        sql: PG_DEMOTE,
+        params: [now, ownerArray, pgArray(keep, true), network, network, ownerArray],
+      });
     } else {
-      statements.push({ sql: SQLITE_DEMOTE, params: [now, network, JSON.stringify(list)] });
+      const pairs = JSON.stringify(owners.map((owner, i) => [owner, keep[i]]));
+      statements.push({ sql: SQLITE_DEMOTE, params: [now, pairs, network] });
     }
   }
   if (dialect === 'postgresql') {
