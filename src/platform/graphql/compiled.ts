@@ -1,17 +1,16 @@
 import { operationFromDocument, Supergraph as PlannerSupergraph } from '@apollo/federation-internals';
 import { QueryPlanner } from '@apollo/query-planner';
 import type { GatewayExecutionResult, GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
-import {
-  type DocumentNode,
-  type ExecutionResult,
-  execute,
-  GraphQLError,
-  type GraphQLSchema,
-  parse,
-  validate,
-} from 'graphql';
-import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
+import { type DocumentNode, execute, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
+import type { CompiledQuery } from 'graphql-jit';
 import type { Supergraph } from '../gateway/supergraph.js';
+
+/** graphql-jit (with the lodash helpers it loads) is needed only once an operation first runs. */
+let jit: Promise<typeof import('graphql-jit')> | undefined;
+const loadJit = () => {
+  jit ??= import('graphql-jit');
+  return jit;
+};
 
 type Executor = (
   document: DocumentNode,
@@ -81,10 +80,18 @@ export class CompiledOperations {
     if (!schema || validate(schema, document).length) return null;
     // Compiled at the first run, not here: the REST routes ask for their executors at start-up, and the
     // generated functions of every route (~1 MB) would be held by processes that never serve most of them.
-    let compiled: CompiledQuery | ExecutionResult | undefined;
+    // Undefined until then; null if graphql-jit refused the document.
+    let compiled: CompiledQuery | null | undefined;
     return async (_document, _name, variables, context) => {
-      compiled ??= compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
-      const result = isCompiledQuery(compiled)
+      if (compiled === undefined) {
+        const { compileQuery, isCompiledQuery } = await loadJit();
+        // Another first run may have compiled it during the wait.
+        if (compiled === undefined) {
+          const result = compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
+          compiled = isCompiledQuery(result) ? result : null;
+        }
+      }
+      const result = compiled
         ? await compiled.query(undefined, context, variables ?? {})
         : // graphql-jit refused a document that validated and plans as one fetch: run it uncompiled.
           await execute({ schema, document, operationName, variableValues: variables ?? {}, contextValue: context });
