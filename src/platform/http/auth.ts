@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthenticated } from '../errors.js';
 import type { AuthenticatedPartner } from '../graphql/context.js';
-import { type Surface, surfaceOf } from './errors.js';
+import { surfaceOf, surfaceOfRoute } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,7 +29,7 @@ export function verifiedKeyCache(
 ): (key: string) => Promise<AuthenticatedPartner | null> {
   const known = new Map<string, { until: number; partner: Promise<AuthenticatedPartner | null> }>();
   return (key) => {
-    const id = createHash('sha256').update(key).digest('base64');
+    const id = hash('sha256', key, 'base64');
     const now = Date.now();
     const hit = known.get(id);
     if (hit && hit.until > now) return hit.partner;
@@ -46,17 +46,6 @@ export function verifiedKeyCache(
     return partner;
   };
 }
-
-/** Surfaces of the route patterns (a fixed set), worked out once each rather than per request. */
-const routeSurfaces = new Map<string, Surface>();
-const routeSurface = (route: string): Surface => {
-  let surface = routeSurfaces.get(route);
-  if (surface === undefined) {
-    surface = surfaceOf(route);
-    routeSurfaces.set(route, surface);
-  }
-  return surface;
-};
 
 const presentedKey = (request: FastifyRequest): string | undefined => {
   const value = request.headers['x-api-key'];
@@ -87,7 +76,7 @@ export const authPlugin = fp(
     app.addHook('onRequest', async (request) => {
       const route = request.routeOptions.url;
       if (route !== undefined && UNLIMITED.has(route)) return;
-      const surface = route === undefined ? surfaceOf(request.url) : routeSurface(route);
+      const surface = route === undefined ? surfaceOf(request.url) : surfaceOfRoute(route);
       const key = surface === 'partner' || surface === 'graphql' ? presentedKey(request)?.trim() : undefined;
       if (!key) {
         await app.rateLimits.address(request, surface);

@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { surfaceOf } from './errors.js';
+import { surfaceOfRequest } from './errors.js';
 
 /** Headers a browser script may read from an answer (CORS hides all but a few by default). */
 const EXPOSED = ['x-request-id', 'etag', 'retry-after', 'allow', 'x-credits-charged', 'x-credits-remaining'];
@@ -15,17 +15,21 @@ const EXPOSED = ['x-request-id', 'etag', 'retry-after', 'allow', 'x-credits-char
  */
 export const corsPlugin = fp(async (app: FastifyInstance, { origins }: { origins: string[] }) => {
   const keyed = origins.includes('*') ? '*' : origins;
+  const options = (origin: string | string[]) => ({
+    origin,
+    exposedHeaders: EXPOSED,
+    maxAge: 600,
+    strictPreflight: false,
+  });
+  const forKeyed = options(keyed);
+  const forAnyone = options('*');
   await app.register(cors, {
     // An OPTIONS without Origin is no preflight, but answering it plainly beats a bare text/plain 400.
     strictPreflight: false,
-    delegator: async (request: FastifyRequest) => {
-      const surface = surfaceOf(request.url);
-      return {
-        origin: surface === 'partner' || surface === 'graphql' ? keyed : '*',
-        exposedHeaders: EXPOSED,
-        maxAge: 600,
-        strictPreflight: false,
-      };
+    // Callback-style (two parameters), so the plugin runs it without a promise per request.
+    delegator: (request: FastifyRequest, callback: (error: Error | null, options: typeof forKeyed) => void) => {
+      const surface = surfaceOfRequest(request);
+      callback(null, surface === 'partner' || surface === 'graphql' ? forKeyed : forAnyone);
     },
   });
 });

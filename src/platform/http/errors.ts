@@ -18,6 +18,28 @@ export const surfaceOf = (url: string): Surface => {
         : 'other';
 };
 
+/** Surfaces of the route patterns (a fixed set), worked out once each rather than per request. */
+const routeSurfaces = new Map<string, Surface>();
+
+/** The surface a route pattern names (`*`, the catch-all of CORS preflights, names none: 'other'). */
+export function surfaceOfRoute(route: string): Surface {
+  let surface = routeSurfaces.get(route);
+  if (surface === undefined) {
+    surface = surfaceOf(route);
+    routeSurfaces.set(route, surface);
+  }
+  return surface;
+}
+
+/**
+ * The surface a request's URL names, read from its matched route where that names the same one (the
+ * router matched the decoded path): any route but a catch-all.
+ */
+export function surfaceOfRequest(request: Pick<FastifyRequest, 'url' | 'routeOptions'>): Surface {
+  const route = request.routeOptions.url;
+  return route === undefined || route.includes('*') ? surfaceOf(request.url) : surfaceOfRoute(route);
+}
+
 /**
  * The path part of a request URL, percent-decoded run by run so that one malformed escape (`%zz`) later
  * in the path does not hide which interface the earlier segments name.
@@ -75,5 +97,5 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, statusCo
   return reply
     .code(statusCode)
     .type('application/json; charset=utf-8')
-    .send(errorBody(surfaceOf(request.url), statusCode, message));
+    .send(errorBody(surfaceOfRequest(request), statusCode, message));
 }
