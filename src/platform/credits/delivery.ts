@@ -59,6 +59,10 @@ export const deliveryPlugin = fp(async (app: FastifyInstance) => {
       const res = reply.raw;
       res.once('finish', () => delivery.resolve({ delivered: true, statusCode: res.statusCode }));
       res.once('close', () => delivery.resolve({ delivered: false }));
+      // A client that hung up while the earlier hooks ran (the key check) has already closed the response,
+      // and a 'close' listener added now never fires: the request's credits would stay held until their
+      // reservation expired.
+      if (res.destroyed) delivery.resolve({ delivered: false });
     }
     done();
   });

@@ -191,6 +191,40 @@ describe('exactly one charge per delivered answer', () => {
     expect(await books(id)).toMatchObject({ balance: 9, usage: 1, reserved: 0, charges: 1 });
   });
 
+  it('holds nothing for a client that hung up while its key was being checked', async () => {
+    const { id, apiKey } = await app.partner(10);
+    await app.http.listen({ port: 0, host: '127.0.0.1' }).catch(() => undefined);
+    const { port } = app.http.server.address() as AddressInfo;
+    // The key check ends after the client is gone, so delivery tracking starts on a closed response.
+    const limits = app.http.rateLimits;
+    const partnerLimit = limits.partner.bind(limits);
+    limits.partner = async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return partnerLimit(...args);
+    };
+    try {
+      await new Promise<void>((resolve) => {
+        // A GET: a request with a body would fail reading it from the closed connection and run nothing.
+        const req = httpRequest({
+          host: '127.0.0.1',
+          port,
+          path: '/partners/cip/identity/search?query=nobody',
+          headers: { 'x-api-key': apiKey },
+        });
+        req.on('error', () => resolve());
+        req.end();
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 50);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      limits.partner = partnerLimit;
+    }
+    expect(await books(id)).toMatchObject({ balance: 10, usage: 0, reserved: 0, charges: 0 });
+  });
+
   it('retries a settlement the database refused, and charges exactly once', async () => {
     const { id, apiKey } = await app.partner(10);
     const refuseFirst = (real: Settle, call: number): Settle =>
