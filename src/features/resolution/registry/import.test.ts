@@ -92,16 +92,22 @@ describe('importNames write path', () => {
     ).toEqual([...model].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, r]) => ({ name, ...r })));
   });
 
-  it("writes a batch that moves an owner's primary off a stored name in one transaction", async () => {
-    await importNames(db, [line({ name: 's', owner: owner(1), primary: true })]);
-    let transactions = 0;
-    const counted: ImportDatabase = {
+  /** The test database as the importer sees it, counting the transactions it opens. */
+  const countingTransactions = (): ImportDatabase & { transactions: number } => {
+    const counted: ImportDatabase & { transactions: number } = {
       dialect: db.dialect,
+      transactions: 0,
       transaction: (fn) => {
-        transactions += 1;
+        counted.transactions += 1;
         return db.transaction(fn);
       },
     };
+    return counted;
+  };
+
+  it("writes a batch that moves an owner's primary off a stored name in one transaction", async () => {
+    await importNames(db, [line({ name: 's', owner: owner(1), primary: true })]);
+    const counted = countingTransactions();
     // s stays the owner's but stops being primary, after a line that makes a its primary: the stored s is
     // cleared before a is written, or a would be a second primary.
     const summary = await importNames(counted, [
@@ -109,7 +115,7 @@ describe('importNames write path', () => {
       line({ name: 's', owner: owner(1) }),
     ]);
     expect(summary).toMatchObject({ imported: 2, rejected: 0 });
-    expect(transactions).toBe(1);
+    expect(counted.transactions).toBe(1);
     expect((await stored()).map((r) => `${r.name}${isPrimary(r.is_primary) ? ' primary' : ''}`)).toEqual([
       'a.snow primary',
       's.snow',
@@ -137,21 +143,14 @@ describe('importNames write path', () => {
         model.set(`${name}.snow`, { owner: o, primary });
       }
       // A batch the database refused would be retried line by line and still end right: count them.
-      let transactions = 0;
-      const counted: ImportDatabase = {
-        dialect: db.dialect,
-        transaction: (fn) => {
-          transactions += 1;
-          return db.transaction(fn);
-        },
-      };
+      const counted = countingTransactions();
       const summary = await importNames(
         counted,
         lines.map((l) => line(l)),
         { batchSize },
       );
       expect(summary).toMatchObject({ imported: 60, rejected: 0 });
-      expect(transactions).toBe(Math.ceil(60 / batchSize));
+      expect(counted.transactions).toBe(Math.ceil(60 / batchSize));
       const rows = await stored();
       expect(rows.map((r) => ({ name: r.name, owner: r.owner, primary: isPrimary(r.is_primary) }))).toEqual(
         [...model].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, r]) => ({ name, ...r })),
