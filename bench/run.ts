@@ -8,7 +8,7 @@
  * connections and time.
  */
 import 'reflect-metadata';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -366,7 +366,7 @@ const PROFILED = ['public-name', 'public-names-1000', 'partner-stats', 'partner-
 
 /**
  * One cipgate process per scenario under `--cpu-prof`, so each profile shows one request type only.
- * The profiles themselves stay in a temporary folder; the summary goes to profile.md and profile.json.
+ * The summary goes to profile.md and profile.json, each raw profile to profile-<db>-<scenario>.cpuprofile.
  */
 async function profileRun(outDir: string): Promise<void> {
   const kind = kinds[0] ?? 'postgresql';
@@ -400,6 +400,8 @@ async function profileRun(outDir: string): Promise<void> {
       const [file] = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
       if (!file) throw new Error(`no CPU profile written for ${s.id}`);
       results.push({ id: s.id, title: s.title, rps, summary: summarize(join(dir, file), window) });
+      // Kept beside the summary for DevTools (Performance → load profile) or a closer look.
+      copyFileSync(join(dir, file), join(outDir, `profile-${kind}-${s.id}.cpuprofile`));
       log(`profiled ${s.id}: ${rps.toFixed(0)} req/s under the profiler`);
     }
   } finally {

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import { deadline } from '../../platform/deadline.js';
 import { AppError } from '../../platform/errors.js';
 import type { IndexChange, IndexSnapshot, NameIndex } from './name-index.js';
 import type { NamingProviders } from './provider-registry.js';
@@ -113,18 +114,23 @@ export class IdentitySearch {
     const text = checkQuery(query);
     const owner = this.providers.owning(text) ?? this.dnsNameProvider(text);
     const { timeoutMs } = this.options;
-    const deadline = AbortSignal.timeout(Math.ceil(timeoutMs * SEARCH_DEADLINE_FACTOR));
-    const search = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
-    const lookups = AbortSignal.any([search, AbortSignal.timeout(timeoutMs)]);
-    const matches = owner
-      ? await this.fullName(owner, text, lookups)
-      : ADDRESS.test(text)
-        ? await this.address(text, lookups)
-        : await this.bareLabel(text, lookups);
-    matches.list.sort(this.compare);
-    const start = (page - 1) * perPage;
-    const hits = await this.fill(matches.list.slice(start, start + perPage), search, matches.failed);
-    return { hits, total: matches.list.length, failed: matches.failed };
+    const search = deadline(Math.ceil(timeoutMs * SEARCH_DEADLINE_FACTOR), callerSignal);
+    const lookups = deadline(timeoutMs, search.signal);
+    try {
+      const matches = owner
+        ? await this.fullName(owner, text, lookups.signal)
+        : ADDRESS.test(text)
+          ? await this.address(text, lookups.signal)
+          : await this.bareLabel(text, lookups.signal);
+      lookups.clear();
+      matches.list.sort(this.compare);
+      const start = (page - 1) * perPage;
+      const hits = await this.fill(matches.list.slice(start, start + perPage), search.signal, matches.failed);
+      return { hits, total: matches.list.length, failed: matches.failed };
+    } finally {
+      lookups.clear();
+      search.clear();
+    }
   }
 
   /**

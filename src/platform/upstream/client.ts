@@ -1,3 +1,4 @@
+import { deadline } from '../deadline.js';
 import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, limitBody } from './body.js';
 import { type BreakerState, CircuitBreaker } from './breaker.js';
 import { UpstreamHttpError, UpstreamUnavailableError } from './errors.js';
@@ -77,9 +78,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const headers = { accept: 'application/json', ...options.headers };
 
   async function attempt(url: string, callerSignal: AbortSignal | undefined, body?: string): Promise<unknown> {
-    const timeout = AbortSignal.timeout(timeoutMs);
     const cut = new AbortController();
-    const signal = AbortSignal.any(callerSignal ? [callerSignal, timeout, cut.signal] : [timeout, cut.signal]);
+    const limit = deadline(timeoutMs, callerSignal, cut.signal);
+    const { signal } = limit;
     const unreachable = (err: unknown): never => {
       if (callerSignal?.aborted) throw callerSignal.reason;
       if (err instanceof BodyTooLargeError) {
@@ -87,7 +88,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           cause: err,
         });
       }
-      if (timeout.aborted) {
+      if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError') {
         throw new UpstreamUnavailableError(name, 'timeout', `no answer within ${timeoutMs} ms`, { cause: err });
       }
       throw new UpstreamUnavailableError(name, 'network', `request failed: ${errorText(err)}`, { cause: err });
@@ -110,6 +111,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       text = await response.text();
     } catch (err) {
       return unreachable(err);
+    } finally {
+      limit.clear();
     }
     if (!response.ok) {
       throw new UpstreamHttpError(

@@ -1,5 +1,6 @@
 import { Connection, PublicKey } from '@solana/web3.js';
 import { chainByCoinType, evmCoinType } from '../../../../platform/chains/registry.js';
+import { deadline } from '../../../../platform/deadline.js';
 import { DEFAULT_MAX_BODY_BYTES, limitedFetch } from '../../../../platform/upstream/body.js';
 import { disabled, enabled, UpstreamError } from '../../../../platform/upstream/status.js';
 import { txtRecordType } from '../txt-records.js';
@@ -56,8 +57,8 @@ export function createSnsProvider({
     run: (connection: Connection) => Promise<T>,
   ): Promise<T> {
     if (!rpcUrl) throw new UpstreamError('sns', 'SOLANA_RPC_URL is not set');
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = options?.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+    const limit = deadline(timeoutMs, options?.signal);
+    const { signal } = limit;
     const connection = new Connection(rpcUrl, {
       commitment: 'confirmed',
       // web3.js would otherwise retry HTTP 429 with growing sleeps, far past any deadline.
@@ -70,13 +71,14 @@ export function createSnsProvider({
       return await Promise.race([run(connection), aborted.promise]);
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
-      if (deadline.aborted)
+      if (signal.aborted && !options?.signal?.aborted)
         throw new UpstreamError('sns', `Solana RPC did not answer within ${timeoutMs} ms`, { cause: error });
       if (signal.aborted) throw new UpstreamError('sns', 'lookup aborted', { cause: error });
       throw new UpstreamError('sns', `Solana RPC failed: ${error instanceof Error ? error.message : String(error)}`, {
         cause: error,
       });
     } finally {
+      limit.clear();
       aborted.dispose();
     }
   }

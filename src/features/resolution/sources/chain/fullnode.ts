@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Aptos, Client, ClientRequest, ClientResponse, LedgerInfo } from '@aptos-labs/ts-sdk';
+import { deadline } from '../../../../platform/deadline.js';
 import { limitedFetch } from '../../../../platform/upstream/body.js';
 import { CircuitBreaker } from '../../../../platform/upstream/breaker.js';
 import { UpstreamHttpError, UpstreamUnavailableError } from '../../../../platform/upstream/errors.js';
@@ -65,7 +66,7 @@ export class Fullnode {
     for (const [key, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
       if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
     }
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const limit = deadline(this.options.timeoutMs, signal);
     let response: Response;
     let text: string;
     try {
@@ -78,18 +79,20 @@ export class Fullnode {
             : request.body instanceof Uint8Array
               ? (request.body as BodyInit)
               : JSON.stringify(request.body),
-        signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+        signal: limit.signal,
       });
       text = await response.text();
     } catch (err) {
       this.breaker.failure();
-      const timedOut = timeout.aborted || signal?.aborted;
+      const timedOut = limit.signal.aborted;
       throw new UpstreamUnavailableError(
         FULLNODE,
         timedOut ? 'timeout' : 'network',
         timedOut ? `no answer from ${url.origin} in time` : `cannot reach ${url.origin}`,
         { cause: err },
       );
+    } finally {
+      limit.clear();
     }
     let data: unknown;
     try {

@@ -1,0 +1,54 @@
+/** A deadline for one piece of work; `clear()` it when the work ends, whether it succeeded or not. */
+export interface Deadline {
+  /** Aborts with a `TimeoutError` once the time is up, or with a parent's reason when a parent aborts. */
+  readonly signal: AbortSignal;
+  /** Stops the timer and lets go of the parents. Idempotent. */
+  clear(): void;
+}
+
+const timedOut = () => new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+
+/**
+ * A signal that aborts after `ms`, or as soon as one of `parents` aborts: `AbortSignal.any([...parents,
+ * AbortSignal.timeout(ms)])`, except that it is released when the work ends. `AbortSignal.timeout` keeps
+ * its timer, and `AbortSignal.any` its links, until the time is up even when the work finished long
+ * before: under a search load that was thousands of live timers and signals at any moment, about 12 µs
+ * of CPU a search and 100 MiB of heap (see bench/README.md).
+ *
+ * @example
+ * const limit = deadline(2_000, request.signal);
+ * try {
+ *   return await fetch(url, { signal: limit.signal });
+ * } finally {
+ *   limit.clear();
+ * }
+ */
+export function deadline(ms: number, ...parents: (AbortSignal | undefined)[]): Deadline {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const followed: AbortSignal[] = [];
+  const onParentAbort = function (this: AbortSignal) {
+    controller.abort(this.reason);
+  };
+  for (const parent of parents) {
+    if (!parent) continue;
+    if (parent.aborted) {
+      controller.abort(parent.reason);
+      break;
+    }
+    parent.addEventListener('abort', onParentAbort, { once: true });
+    followed.push(parent);
+  }
+  // Like AbortSignal.timeout's own timer, this one does not keep the process alive.
+  const timer = signal.aborted ? undefined : setTimeout(() => controller.abort(timedOut()), ms).unref();
+  let cleared = false;
+  return {
+    signal,
+    clear() {
+      if (cleared) return;
+      cleared = true;
+      clearTimeout(timer);
+      for (const parent of followed) parent.removeEventListener('abort', onParentAbort);
+    },
+  };
+}
