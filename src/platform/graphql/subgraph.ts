@@ -4,6 +4,7 @@ import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { type DocumentNode, type GraphQLSchema, parse } from 'graphql';
 import { buildSchemaSync, createResolversMap, type NonEmptyArray } from 'type-graphql';
 import { CREDITS_DIRECTIVE_SDL, CREDITS_SPEC_URL } from './credits-directive.js';
+import { directResolvers } from './direct-resolvers.js';
 
 /** What a subgraph folder exports: its type-graphql resolvers plus federation entity reference resolvers. */
 export interface SubgraphDefinition {
@@ -51,6 +52,7 @@ export function buildSubgraph(def: SubgraphDefinition): BuiltSubgraph {
   // the whole SDL's token list; composition reports its errors by message (compose.ts), never by position.
   const typeDefs = parse(sdl, { noLocation: true });
   const resolvers = createResolversMap(typeSchema) as GraphQLResolverMap<unknown>;
+  directResolvers(def.resolvers, typeSchema, resolvers);
   for (const [typeName, resolveReference] of Object.entries(def.references ?? {})) {
     resolvers[typeName] = { ...(resolvers[typeName] as object), __resolveReference: resolveReference };
   }
