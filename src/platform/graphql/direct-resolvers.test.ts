@@ -35,6 +35,8 @@ class Range {
 @ObjectType('DirectItem')
 class Item {
   @Field() id!: string;
+  // Read from `heading`: the default resolver would read `title`, so type-graphql's resolver stays.
+  @Field({ name: 'title' }) heading!: string;
 }
 
 interface TestContext {
@@ -81,7 +83,7 @@ class DirectResolver {
   @Query(() => Item)
   item(): Item {
     // A plain object: the field resolver below still gets an Item, as type-graphql converts a typed root.
-    return { id: 'i1' } as Item;
+    return { id: 'i1', heading: 'Hello' } as Item;
   }
 
   @FieldResolver(() => String)
@@ -112,6 +114,9 @@ describe('directResolvers', () => {
     expect(kind('DirectItem', 'label')).toBe('direct');
     expect(kind('Query', 'span')).toBe('type-graphql');
     expect(kind('Query', 'wrapped')).toBe('type-graphql');
+    // A plain field has no resolver at all (graphql-js and graphql-jit read the property themselves).
+    expect(fields('DirectItem').id?.resolve).toBeUndefined();
+    expect(fields('DirectItem').title?.resolve).toBeDefined();
   });
 
   it('answers as type-graphql did: arguments, enums, lists, context, root and errors', async () => {
@@ -124,7 +129,9 @@ describe('directResolvers', () => {
     expect((await run('{ span(range: { from: 2, to: 7 }) }')).data).toEqual({ span: 5 });
     expect((await run('{ wrapped }')).data).toEqual({ wrapped: 'mw:inner' });
     expect((await run('mutation { whoami }')).data).toEqual({ whoami: 'ann' });
-    expect((await run('{ item { id label(prefix: "#") } }')).data).toEqual({ item: { id: 'i1', label: '#i1:true' } });
+    expect((await run('{ item { id title label(prefix: "#") } }')).data).toEqual({
+      item: { id: 'i1', title: 'Hello', label: '#i1:true' },
+    });
     const failed = await run('{ failing(why: "no") }');
     expect(failed.errors?.[0]?.message).toBe('no');
     expect(failed.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
