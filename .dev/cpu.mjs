@@ -15,7 +15,7 @@ try {
   for (let r = 0; r < +rounds; r++) for (const side of (r % 2 ? [...sides].reverse() : sides)) {
     const port = await freePort();
     const [dir, extra] = side.includes('|') ? side.split('|') : [side, ''];
-    const server = await startChild({ name: side, script: `${dir}/dist/src/main.js`, port, readyPath: '/readyz', nodeArgs: extra.startsWith('ARGS=') ? extra.slice(5).split(' ') : ['--max-semi-space-size=8', '--heap-growing-percent=100'],
+    const server = await startChild({ name: side, script: dir === 'BASELINE' ? '/work/main/dist/bench/baseline-server.js' : `${dir}/dist/src/main.js`, port, readyPath: '/readyz', nodeArgs: extra.startsWith('ARGS=') ? extra.slice(5).split(' ') : ['--max-semi-space-size=8', '--heap-growing-percent=100'],
       env: { DATABASE_URL: bench.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PARTNER_MAX: '10000000', RATE_LIMIT_PUBLIC_MAX: '10000000', SANDBOX_SEED: 'false', REDIS_URL: '', SUBGRAPH_URLS: '', ENS_RPC_URL: '', BASE_RPC_URL: '', SOLANA_RPC_URL: '', NODE_ENV: 'production', ...Object.fromEntries(extra && !extra.startsWith('ARGS=') ? extra.split(',').map((kv) => kv.split('=')) : []) } });
     try {
       for (const s of scenarios(bench.size, bench.apiKey, 8)) {
