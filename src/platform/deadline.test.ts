@@ -9,6 +9,7 @@ describe('deadline', () => {
     await sleep(60);
     expect(limit.signal.aborted).toBe(true);
     expect((limit.signal.reason as Error).name).toBe('TimeoutError');
+    expect(limit.timedOut).toBe(true);
     limit.clear();
   });
 
@@ -19,6 +20,7 @@ describe('deadline', () => {
     b.abort(new Error('client left'));
     a.abort(new Error('later'));
     expect((limit.signal.reason as Error).message).toBe('client left');
+    expect(limit.timedOut).toBe(false);
     limit.clear();
   });
 

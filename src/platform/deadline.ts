@@ -2,6 +2,8 @@
 export interface Deadline {
   /** Aborts with a `TimeoutError` once the time is up, or with a parent's reason when a parent aborts. */
   readonly signal: AbortSignal;
+  /** The time ran out (rather than a parent aborting first). */
+  readonly timedOut: boolean;
   /** Stops the timer and lets go of the parents. Idempotent. */
   clear(): void;
 }
@@ -40,10 +42,19 @@ export function deadline(ms: number, ...parents: (AbortSignal | undefined)[]): D
     followed.push(parent);
   }
   // Like AbortSignal.timeout's own timer, this one does not keep the process alive.
-  const timer = signal.aborted ? undefined : setTimeout(() => controller.abort(timedOut()), ms).unref();
+  let expired = false;
+  const timer = signal.aborted
+    ? undefined
+    : setTimeout(() => {
+        expired = !signal.aborted;
+        controller.abort(timedOut());
+      }, ms).unref();
   let cleared = false;
   return {
     signal,
+    get timedOut() {
+      return expired;
+    },
     clear() {
       if (cleared) return;
       cleared = true;

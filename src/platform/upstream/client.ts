@@ -88,7 +88,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           cause: err,
         });
       }
-      if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError') {
+      if (limit.timedOut) {
         throw new UpstreamUnavailableError(name, 'timeout', `no answer within ${timeoutMs} ms`, { cause: err });
       }
       throw new UpstreamUnavailableError(name, 'network', `request failed: ${errorText(err)}`, { cause: err });

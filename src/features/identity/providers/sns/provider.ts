@@ -71,7 +71,7 @@ export function createSnsProvider({
       return await Promise.race([run(connection), aborted.promise]);
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
-      if (signal.aborted && !options?.signal?.aborted)
+      if (limit.timedOut)
         throw new UpstreamError('sns', `Solana RPC did not answer within ${timeoutMs} ms`, { cause: error });
       if (signal.aborted) throw new UpstreamError('sns', 'lookup aborted', { cause: error });
       throw new UpstreamError('sns', `Solana RPC failed: ${error instanceof Error ? error.message : String(error)}`, {
