@@ -45,8 +45,8 @@ function partitioned<V>(
           queries.push(
             fetch(partition, chunk).then((results) => {
               for (let j = 0; j < chunk.length; j++) {
-                const result = results.get(chunk[j] as string);
-                if (result !== undefined || results.has(chunk[j] as string)) answers[at[i + j] as number] = result as V;
+                const value = chunk[j] as string;
+                if (results.has(value)) answers[at[i + j] as number] = results.get(value) as V;
               }
             }),
           );

@@ -2,11 +2,10 @@ import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/ind
 import { GraphQLScalarType, type GraphQLSchema } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 
-type ResolveFn = (root: unknown, args: Record<string, unknown>, ctx: unknown, info: unknown) => unknown;
+type Resolve = (root: unknown, args: Record<string, unknown>, ctx: unknown, info: unknown) => unknown;
 type Metadata = ReturnType<typeof getMetadataStorage>;
 type Handler = Metadata['queries'][number] | Metadata['fieldResolvers'][number];
 type Param = NonNullable<Handler['params']>[number];
-type Pick = (root: unknown, args: Record<string, unknown>, ctx: unknown, info: unknown) => unknown;
 
 /**
  * Resolvers that call the class method directly, for the handlers where type-graphql's own wrapper
@@ -22,13 +21,12 @@ type Pick = (root: unknown, args: Record<string, unknown>, ctx: unknown, info: u
  * arguments, `@Args` classes, custom decorators) keeps type-graphql's wrapper.
  *
  * `resolvers` is the map `createResolversMap(schema)` made of `schema`; handlers are replaced in place.
- * Returns how many resolvers were replaced or removed.
  */
 export function directResolvers(
   classes: readonly Function[],
   schema: GraphQLSchema,
   resolvers: GraphQLResolverMap<unknown>,
-): number {
+): void {
   const storage = getMetadataStorage();
   const owned = new Set(classes);
   const instances = new Map<Function, object>();
@@ -40,7 +38,6 @@ export function directResolvers(
     }
     return instance;
   };
-  let replaced = 0;
   const replace = (typeName: string | undefined, handler: Handler) => {
     if (!typeName || !owned.has(handler.target)) return;
     const fields = resolvers[typeName] as Record<string, unknown> | undefined;
@@ -48,7 +45,6 @@ export function directResolvers(
     const resolve = direct(handler, instanceOf(handler.target));
     if (!resolve) return;
     fields[handler.schemaName] = resolve;
-    replaced++;
   };
   for (const query of storage.queries) replace(schema.getQueryType()?.name, query);
   for (const mutation of storage.mutations) replace(schema.getMutationType()?.name, mutation);
@@ -71,17 +67,15 @@ export function directResolvers(
       if (resolved.has(`${objectType.name}.${field.schemaName}`)) continue;
       if (typeof fields[field.schemaName] !== 'function') continue;
       delete fields[field.schemaName];
-      replaced++;
     }
   }
-  return replaced;
 }
 
-function direct(handler: Handler, instance: object): ResolveFn | undefined {
+function direct(handler: Handler, instance: object): Resolve | undefined {
   if (handler.middlewares?.length || handler.roles?.length) return undefined;
   const method = (instance as Record<string, unknown>)[handler.methodName];
   if (typeof method !== 'function') return undefined;
-  const picks: Pick[] = [];
+  const picks: Resolve[] = [];
   for (const param of [...(handler.params ?? [])].sort((a, b) => a.index - b.index)) {
     const pick = picker(param);
     if (!pick) return undefined;
@@ -115,7 +109,7 @@ function direct(handler: Handler, instance: object): ResolveFn | undefined {
 }
 
 /** How to read one parameter, when type-graphql would pass it on as it is; undefined otherwise. */
-function picker(param: Param): Pick | undefined {
+function picker(param: Param): Resolve | undefined {
   switch (param.kind) {
     case 'arg': {
       if (param.validateSettings !== undefined || param.validateFn !== undefined) return undefined;
