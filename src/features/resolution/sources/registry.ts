@@ -8,25 +8,46 @@ import {
   findSubNames,
   type MnsName,
 } from '../registry/store.js';
-import type { MnsSource, SourceName, SourceSubName } from './types.js';
+import type { MnsSource, NameRecords, SourceName, SourceSubName } from './types.js';
 
 export const REGISTRY_SOURCE = 'registry';
 
-/** A registry row as a source answer; its JSON records are still decoded only when read. */
-function toSourceName(row: MnsName): SourceName {
-  return {
-    name: row.name,
-    network: row.network,
-    owner: row.owner,
-    resolverAddress: row.resolverAddress,
-    registeredAt: row.registeredAt,
-    expireAt: row.expireAt,
-    get records() {
-      return { avatar: row.avatar, txtRecords: row.txtRecords, multichainAddresses: row.multichainAddresses };
-    },
-    source: REGISTRY_SOURCE,
-  };
+/**
+ * A registry row as a source answer; its JSON records are still decoded only when read. A class for the
+ * same reason as the row's (store.ts): the accessor lives on the prototype, not in every answer.
+ */
+class RegistryName implements SourceName {
+  readonly name: string;
+  readonly network: MnsName['network'];
+  readonly owner: string;
+  readonly resolverAddress: string | null;
+  readonly registeredAt: Date | null;
+  readonly expireAt: Date | null;
+  readonly source = REGISTRY_SOURCE;
+  readonly #row: MnsName;
+
+  constructor(row: MnsName) {
+    this.name = row.name;
+    this.network = row.network;
+    this.owner = row.owner;
+    this.resolverAddress = row.resolverAddress;
+    this.registeredAt = row.registeredAt;
+    this.expireAt = row.expireAt;
+    this.#row = row;
+  }
+
+  get records(): NameRecords {
+    return recordsOf(this.#row);
+  }
 }
+
+const recordsOf = (row: MnsName): NameRecords => ({
+  avatar: row.avatar,
+  txtRecords: row.txtRecords,
+  multichainAddresses: row.multichainAddresses,
+});
+
+const toSourceName = (row: MnsName): SourceName => new RegistryName(row);
 
 /**
  * The local registry (`names:import`, and whatever else writes `mns_name`): asked first, so an operator's
@@ -52,12 +73,7 @@ export function createRegistrySource(
     },
     async records(network, names) {
       const rows = await findNames(db, network, names, now());
-      return new Map(
-        rows.map((row) => [
-          row.name,
-          toSourceName(row).records ?? { avatar: null, txtRecords: [], multichainAddresses: [] },
-        ]),
-      );
+      return new Map(rows.map((row) => [row.name, recordsOf(row)]));
     },
     async subNames(network, parents, limit) {
       const grouped = new Map<string, SourceSubName[]>();
