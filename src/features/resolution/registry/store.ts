@@ -17,8 +17,9 @@ export interface MnsName {
   registeredAt: Date | null;
   expireAt: Date | null;
   avatar: string | null;
-  txtRecords: TxtRecord[];
-  multichainAddresses: ChainAddress[];
+  /** Read-only: a row read from the registry decodes them on first read and has no setter. */
+  readonly txtRecords: TxtRecord[];
+  readonly multichainAddresses: ChainAddress[];
   parent: string | null;
 }
 

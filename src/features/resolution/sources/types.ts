@@ -78,7 +78,7 @@ export interface SourceName {
   registeredAt: Date | null;
   expireAt: Date | null;
   /** The name's records when the source read them with it; null when they need a `records` call. */
-  records: NameRecords | null;
+  readonly records: NameRecords | null;
   /** `MnsSource.name` of the source that answered. */
   source: string;
 }
