@@ -9,71 +9,140 @@ export const MAX_KEYS_PER_QUERY = 1000;
 export const SUB_NAMES_LIMIT = 100;
 
 const SEP = '\u0000';
-export const loaderKey = (network: string, value: string): string => `${network}${SEP}${value}`;
-const splitKey = (key: string): [string, string] => {
-  const at = key.indexOf(SEP);
-  return [key.slice(0, at), key.slice(at + 1)];
-};
+const loaderKey = (partition: string, value: string): string => `${partition}${SEP}${value}`;
+
+/** Many values on several partitions as one loader key, answered with the first partition that knows each. */
+interface FirstOfEach {
+  readonly partitions: readonly string[];
+  readonly values: readonly string[];
+}
 
 /**
  * A loader over one partitioned lookup (by network, or by chain id): the keys collected in one tick are
  * grouped by partition and each group costs one question per source and MAX_KEYS_PER_QUERY keys.
+ *
+ * A whole batch (`firstOfEach`) is a single DataLoader key: a 1000-address batch costs one promise
+ * instead of one per address and network (their keys, promises and cache entries were a sixth of the
+ * bytes such a batch allocated), and it still shares its statements with every other lookup of the tick.
  */
-function partitioned<V>(
-  fetch: (partition: string, values: string[]) => Promise<Map<string, V>>,
-  missing: V,
-): DataLoader<string, V> {
-  return new DataLoader<string, V>(
-    async (keys) => {
-      // Each partition's values, and where each sits among `keys`, so answers go back by position.
-      const groups = new Map<string, { values: string[]; at: number[] }>();
-      for (let k = 0; k < keys.length; k++) {
-        const [partition, value] = splitKey(keys[k] as string);
-        let group = groups.get(partition);
-        if (!group) {
-          group = { values: [], at: [] };
-          groups.set(partition, group);
+export class PartitionedLoader<V> {
+  readonly #loader: DataLoader<string | FirstOfEach, V | V[]>;
+  /** What whole batches found, by partition, so later single loads of the request do not ask again. */
+  readonly #found = new Map<string, Map<string, V>[]>();
+
+  constructor(
+    fetch: (partition: string, values: string[]) => Promise<Map<string, V>>,
+    private readonly missing: V,
+  ) {
+    this.#loader = new DataLoader<string | FirstOfEach, V | V[]>(
+      async (keys) => {
+        const groups = new Map<string, string[]>();
+        const values = (partition: string): string[] => {
+          let group = groups.get(partition);
+          if (!group) {
+            group = [];
+            groups.set(partition, group);
+          }
+          return group;
+        };
+        const singles: ([string, string] | undefined)[] = [];
+        for (const key of keys) {
+          if (typeof key === 'string') {
+            const at = key.indexOf(SEP);
+            const single: [string, string] = [key.slice(0, at), key.slice(at + 1)];
+            singles.push(single);
+            values(single[0]).push(single[1]);
+          } else {
+            singles.push(undefined);
+            for (const partition of key.partitions) {
+              const group = values(partition);
+              for (const value of key.values) group.push(value);
+            }
+          }
         }
-        group.values.push(value);
-        group.at.push(k);
-      }
-      const answers = new Array<V>(keys.length).fill(missing);
-      const queries: Promise<void>[] = [];
-      for (const [partition, { values, at }] of groups) {
-        for (let i = 0; i < values.length; i += MAX_KEYS_PER_QUERY) {
-          const chunk = values.slice(i, i + MAX_KEYS_PER_QUERY);
-          queries.push(
-            fetch(partition, chunk).then((results) => {
-              for (let j = 0; j < chunk.length; j++) {
-                const value = chunk[j] as string;
-                if (results.has(value)) answers[at[i + j] as number] = results.get(value) as V;
-              }
-            }),
-          );
-        }
-      }
-      await Promise.all(queries);
-      return answers;
-    },
-    // A full batch on every network (a 1000-item `*` request) is still one batch: one query per network.
-    { maxBatchSize: MAX_KEYS_PER_QUERY * MNS_NETWORKS.length },
-  );
+        const found = new Map<string, Map<string, V>>();
+        await Promise.all(
+          [...groups].flatMap(([partition, group]) => {
+            const chunks: Promise<void>[] = [];
+            for (let i = 0; i < group.length; i += MAX_KEYS_PER_QUERY) {
+              const chunk =
+                i === 0 && group.length <= MAX_KEYS_PER_QUERY ? group : group.slice(i, i + MAX_KEYS_PER_QUERY);
+              chunks.push(
+                fetch(partition, chunk).then((results) => {
+                  const known = found.get(partition);
+                  found.set(partition, known ? new Map([...known, ...results]) : results);
+                }),
+              );
+            }
+            return chunks;
+          }),
+        );
+        let many = false;
+        const answers = keys.map((key, k) => {
+          const single = singles[k];
+          if (single) {
+            const known = found.get(single[0]);
+            return known?.has(single[1]) ? (known.get(single[1]) as V) : missing;
+          }
+          many = true;
+          const { partitions, values } = key as FirstOfEach;
+          const maps = partitions.map((p) => found.get(p));
+          return values.map((value) => {
+            for (const known of maps) if (known?.has(value)) return known.get(value) as V;
+            return missing;
+          });
+        });
+        if (many)
+          for (const [partition, known] of found)
+            this.#found.set(partition, [...(this.#found.get(partition) ?? []), known]);
+        return answers;
+      },
+      // A full batch on every network (a 1000-item `*` request) is still one batch: one query per network.
+      { maxBatchSize: MAX_KEYS_PER_QUERY * MNS_NETWORKS.length },
+    );
+  }
+
+  /** The answer for `value` on `partition` (`missing` when there is none). */
+  load(partition: string, value: string): Promise<V> {
+    const batches = this.#found.get(partition);
+    if (batches) for (const known of batches) if (known.has(value)) return Promise.resolve(known.get(value) as V);
+    return this.#loader.load(loaderKey(partition, value)) as Promise<V>;
+  }
+
+  /**
+   * For each of `values`, the answer of the first of `partitions` that has one (mainnet first), else
+   * `missing`; all in one key of the current batch.
+   */
+  firstOfEach(partitions: readonly string[], values: readonly string[]): Promise<V[]> {
+    if (values.length === 0) return Promise.resolve([]);
+    return this.#loader.load({ partitions, values }) as Promise<V[]>;
+  }
+
+  /**
+   * `firstOfEach` for one value, as one cached key per partition: a lookup repeated by another field of
+   * the operation is answered from the request's cache.
+   */
+  async first(partitions: readonly string[], value: string): Promise<V> {
+    const answers = await Promise.all(partitions.map((p) => this.load(p, value)));
+    for (const answer of answers) if (answer !== this.missing) return answer;
+    return this.missing;
+  }
 }
 
 export interface ResolutionLoaders {
   /**
-   * Live name by `loaderKey(network, normalizedName)`, from the first source that knows it. Shared by
+   * Live name by network and normalized name, from the first source that knows it. Shared by
    * owner and metadata lookups, so an operation asking both still costs one question per network.
    */
-  names: DataLoader<string, SourceName | null>;
-  /** Live primary name by `loaderKey(network, normalizedAddress)`. */
-  primaryNames: DataLoader<string, SourcePrimaryName | null>;
-  /** Records by `loaderKey(network, name)` of names whose source did not send them with the name. */
-  records: DataLoader<string, NameRecords | null>;
-  /** Live sub-names by `loaderKey(network, parentName)`, from the source that answered the parent. */
-  subNames: DataLoader<string, SourceSubName[]>;
-  /** A name's address on another chain by `loaderKey(caip2Id, name)`, over every Movement network. */
-  chainAddresses: DataLoader<string, SourceChainAddress | null>;
+  names: PartitionedLoader<SourceName | null>;
+  /** Live primary name by network and normalized address. */
+  primaryNames: PartitionedLoader<SourcePrimaryName | null>;
+  /** Records by network and name, of names whose source did not send them with the name. */
+  records: PartitionedLoader<NameRecords | null>;
+  /** Live sub-names by network and parent name, from the source that answered the parent. */
+  subNames: PartitionedLoader<SourceSubName[]>;
+  /** A name's address on another chain, by caip2Id and name, over every Movement network. */
+  chainAddresses: PartitionedLoader<SourceChainAddress | null>;
 }
 
 /**
@@ -83,22 +152,22 @@ export interface ResolutionLoaders {
  */
 class RequestLoaders implements ResolutionLoaders {
   private made: {
-    names?: DataLoader<string, SourceName | null>;
-    primaryNames?: DataLoader<string, SourcePrimaryName | null>;
-    records?: DataLoader<string, NameRecords | null>;
-    subNames?: DataLoader<string, SourceSubName[]>;
-    chainAddresses?: DataLoader<string, SourceChainAddress | null>;
+    names?: PartitionedLoader<SourceName | null>;
+    primaryNames?: PartitionedLoader<SourcePrimaryName | null>;
+    records?: PartitionedLoader<NameRecords | null>;
+    subNames?: PartitionedLoader<SourceSubName[]>;
+    chainAddresses?: PartitionedLoader<SourceChainAddress | null>;
   } = {};
 
   constructor(private readonly mns: RequestContext['services']['mns']) {}
 
   get names() {
-    this.made.names ??= partitioned((network, values) => this.mns.names(network as MnsNetwork, values), null);
+    this.made.names ??= new PartitionedLoader((network, values) => this.mns.names(network as MnsNetwork, values), null);
     return this.made.names;
   }
 
   get primaryNames() {
-    this.made.primaryNames ??= partitioned(
+    this.made.primaryNames ??= new PartitionedLoader(
       (network, values) => this.mns.primaryNames(network as MnsNetwork, values),
       null,
     );
@@ -106,7 +175,7 @@ class RequestLoaders implements ResolutionLoaders {
   }
 
   get records() {
-    this.made.records ??= partitioned(
+    this.made.records ??= new PartitionedLoader(
       async (network, values) => this.mns.records(network as MnsNetwork, await this.known(network, values)),
       null,
     );
@@ -114,7 +183,7 @@ class RequestLoaders implements ResolutionLoaders {
   }
 
   get subNames() {
-    this.made.subNames ??= partitioned<SourceSubName[]>(
+    this.made.subNames ??= new PartitionedLoader<SourceSubName[]>(
       async (network, values) =>
         this.mns.subNames(network as MnsNetwork, await this.known(network, values), SUB_NAMES_LIMIT),
       [],
@@ -123,7 +192,7 @@ class RequestLoaders implements ResolutionLoaders {
   }
 
   get chainAddresses() {
-    this.made.chainAddresses ??= partitioned(
+    this.made.chainAddresses ??= new PartitionedLoader(
       (caip2Id, values) => this.mns.chainAddresses(caip2Id, MNS_NETWORKS, values),
       null,
     );
@@ -133,9 +202,7 @@ class RequestLoaders implements ResolutionLoaders {
   /** Sub-names and records are asked of the source that answered the name, which this request knows. */
   private async known(network: string, values: string[]) {
     const rows = await Promise.all(
-      values.map((v) =>
-        this.names.load(loaderKey(network, v)).then((row) => (row ? { key: v, source: row.source } : null)),
-      ),
+      values.map((v) => this.names.load(network, v).then((row) => (row ? { key: v, source: row.source } : null))),
     );
     return rows.filter((k): k is { key: string; source: string } => k !== null);
   }
@@ -144,42 +211,4 @@ class RequestLoaders implements ResolutionLoaders {
 /** The request's loaders. One set per request, so every lookup of a request sees the same answers. */
 export function resolutionLoaders(ctx: RequestContext): ResolutionLoaders {
   return perRequest(ctx, 'resolution.loaders', () => new RequestLoaders(ctx.services.mns));
-}
-
-/** The first hit in network order (mainnet first): a name or address on several networks answers from mainnet. */
-export async function loadFirst<T>(
-  loader: DataLoader<string, T | null>,
-  networks: readonly MnsNetwork[],
-  value: string,
-): Promise<T | null> {
-  return (await loadFirstOfEach(loader, networks, [value]))[0] ?? null;
-}
-
-/**
- * `loadFirst` for every value of a batch, in one pass: a 1000-address batch then costs one promise per
- * key instead of a promise chain per address (about a tenth of the batch's CPU).
- */
-export async function loadFirstOfEach<T>(
-  loader: DataLoader<string, T | null>,
-  networks: readonly MnsNetwork[],
-  values: readonly string[],
-): Promise<(T | null)[]> {
-  const keys: string[] = [];
-  for (const value of values) for (const network of networks) keys.push(loaderKey(network, value));
-  // Not loadMany: it turns each key's failure into a value with one more promise per key, and any
-  // failure fails the batch here anyway.
-  const rows = await Promise.all(keys.map((key) => loader.load(key)));
-  const first: (T | null)[] = [];
-  for (let i = 0; i < values.length; i++) {
-    let found: T | null = null;
-    for (let n = 0; n < networks.length; n++) {
-      const row = rows[i * networks.length + n];
-      if (row) {
-        found = row;
-        break;
-      }
-    }
-    first.push(found);
-  }
-  return first;
 }

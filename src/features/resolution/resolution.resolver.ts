@@ -3,7 +3,7 @@ import { notFound } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/graphql/context.js';
 import { Price } from '../../platform/graphql/credits-directive.js';
 import { addressArg, batchArg, type ChainTarget, chainTargetArg, nameArg, networksArg } from './inputs.js';
-import { loaderKey, loadFirst, loadFirstOfEach, type ResolutionLoaders, resolutionLoaders } from './loaders.js';
+import { type ResolutionLoaders, resolutionLoaders } from './loaders.js';
 import { caip2IdOf } from './registry/networks.js';
 import type { SourceName, SourcePrimaryName } from './sources/index.js';
 import { type MetadataEntry, NameMetadata, NameOwner, PrimaryName, SubName } from './types.js';
@@ -30,10 +30,10 @@ const toPrimary = (address: string, row: SourcePrimaryName): PrimaryName => ({
  */
 async function resolveName(loaders: ResolutionLoaders, target: ChainTarget, name: string): Promise<NameOwner | null> {
   if (target.networks) {
-    const row = await loadFirst(loaders.names, target.networks, name);
+    const row = await loaders.names.first(target.networks, name);
     return row ? toOwner(row) : null;
   }
-  const found = await loaders.chainAddresses.load(loaderKey(target.chain, name));
+  const found = await loaders.chainAddresses.load(target.chain, name);
   if (!found?.address) return null;
   return Object.assign(new NameOwner(), {
     name,
@@ -86,7 +86,7 @@ export class ResolutionResolver {
     const normalized = batchArg(names, 'names').map((n, i) => nameArg(n, `names[${i}]`));
     const loaders = resolutionLoaders(ctx);
     if (target.networks) {
-      const rows = await loadFirstOfEach(loaders.names, target.networks, normalized);
+      const rows = await loaders.names.firstOfEach(target.networks, normalized);
       return rows.map((row) => (row ? toOwner(row) : null));
     }
     return Promise.all(normalized.map((n) => resolveName(loaders, target, n)));
@@ -104,7 +104,7 @@ export class ResolutionResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<PrimaryName> {
     const networks = networksArg(caip2Id);
-    const row = await loadFirst(resolutionLoaders(ctx).primaryNames, networks, addressArg(address));
+    const row = await resolutionLoaders(ctx).primaryNames.first(networks, addressArg(address));
     if (!row) throw notFound(`No primary name for ${address} on ${caip2Id}`);
     return toPrimary(address, row);
   }
@@ -121,7 +121,7 @@ export class ResolutionResolver {
   ): Promise<PrimaryName[]> {
     const networks = networksArg(caip2Id);
     const keys = batchArg(addresses, 'addresses').map((a, i) => addressArg(a, `addresses[${i}]`));
-    const rows = await loadFirstOfEach(resolutionLoaders(ctx).primaryNames, networks, keys);
+    const rows = await resolutionLoaders(ctx).primaryNames.firstOfEach(networks, keys);
     const found: PrimaryName[] = [];
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
@@ -144,9 +144,9 @@ export class ResolutionResolver {
     const networks = networksArg(caip2Id);
     const normalized = nameArg(name);
     const loaders = resolutionLoaders(ctx);
-    const row = await loadFirst(loaders.names, networks, normalized);
+    const row = await loaders.names.first(networks, normalized);
     if (!row) throw notFound(`Name ${normalized} not found`);
-    const records = row.records ?? (await loaders.records.load(loaderKey(row.network, row.name)));
+    const records = row.records ?? (await loaders.records.load(row.network, row.name));
     if (!records) throw notFound(`Name ${normalized} not found`);
     const metadata: MetadataEntry[] = records.txtRecords.map((r) => ({ key: r.key, value: r.value, type: r.type }));
     // MNS keeps the avatar beside the text records; ENS-minded clients look for it among them.
@@ -162,7 +162,7 @@ export class NameOwnerResolver {
     description: 'Live sub-names directly under the name on the same network, by name (at most 100).',
   })
   async subNames(@Root() owner: NameOwner, @Ctx() ctx: RequestContext): Promise<SubName[]> {
-    const subs = await resolutionLoaders(ctx).subNames.load(loaderKey(owner.network, owner.name));
+    const subs = await resolutionLoaders(ctx).subNames.load(owner.network, owner.name);
     return subs.map((s) => ({ name: s.name, address: s.owner }));
   }
 }

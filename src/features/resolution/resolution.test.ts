@@ -32,6 +32,32 @@ describe('resolution subgraph over /graphql', () => {
     }
   });
 
+  it('answers the follow-up lookups of a whole batch from what the batch found', async () => {
+    const query = vi.spyOn(app.services.db, 'query');
+    try {
+      const res = await graphql(`{
+        owners: nameOwners(names: ["alice", "bob", "nobody"], caip2Id: "move-mvmt:*") { owner subNames { name } }
+        one: primaryName(address: "0x0b0b", caip2Id: "move-mvmt:*") { name }
+        many: primaryNames(addresses: ["0x0b0b", "0xdead"]) { name }
+      }`);
+      const { data, errors } = res.json();
+      expect(errors).toBeUndefined();
+      expect(data.owners).toEqual([
+        { owner: ALICE, subNames: [{ name: 'pay.alice.snow' }] },
+        { owner: BOB, subNames: [] },
+        null,
+      ]);
+      expect(data.one).toEqual({ name: 'bob.snow' });
+      expect(data.many).toEqual([{ name: 'bob.snow' }]);
+      // Names on the three networks (3), primary names on the three networks, the single lookup and the
+      // batch together (3), then the sub-names of the names found on each network (2): the sub-names
+      // ask which source answered each name, and the batch already knows.
+      expect(query.mock.calls.filter(([sql]) => String(sql).includes('mns_name'))).toHaveLength(8);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
   it('is free: no key needed, and a partner key is not charged', async () => {
     const { apiKey } = await app.partner(5);
     const res = await graphql(
