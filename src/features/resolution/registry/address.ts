@@ -5,9 +5,13 @@
  * addresses with leading zeros, which is what a Move VM makes of them too.
  */
 const MOVE_ADDRESS = /^0x([0-9a-fA-F]{1,64})$/;
+const NORMAL = /^0x[0-9a-f]{64}$/;
 
 /** The form addresses are matched in: lower-case, `0x` and 64 hex digits. Null when not an address. */
 export function normalizeMoveAddress(input: string): string | null {
+  // Most clients send the normal form already: answering with the same string spares a batch four new
+  // strings per address.
+  if (NORMAL.test(input)) return input;
   const m = MOVE_ADDRESS.exec(input.trim());
   if (!m) return null;
   return `0x${(m[1] as string).toLowerCase().padStart(64, '0')}`;

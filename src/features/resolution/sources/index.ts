@@ -32,6 +32,8 @@ export class MnsSources {
     keys: readonly string[],
     ask: (source: MnsSource, keys: readonly string[]) => Promise<Map<string, V>>,
   ): Promise<Map<string, V>> {
+    // One source (the embedded default: the registry alone) answers as it is, without copying its map.
+    if (this.list.length === 1) return ask(this.list[0] as MnsSource, keys);
     const found = new Map<string, V>();
     let missing = [...new Set(keys)];
     for (const source of this.list) {

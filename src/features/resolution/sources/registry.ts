@@ -8,7 +8,7 @@ import {
   findSubNames,
   type MnsName,
 } from '../registry/store.js';
-import type { MnsSource, NameRecords, SourceName, SourceSubName } from './types.js';
+import type { MnsSource, NameRecords, SourceName, SourcePrimaryName, SourceSubName } from './types.js';
 
 export const REGISTRY_SOURCE = 'registry';
 
@@ -66,10 +66,10 @@ export function createRegistrySource(
       return (await findNamesOn(db, networks, names, now())).map(toSourceName);
     },
     async primaryNames(network, addresses) {
-      const rows = await findPrimaryNames(db, network, addresses, now());
-      return new Map(
-        rows.map((r) => [r.ownerKey, { name: r.name, network: r.network, owner: r.owner, source: REGISTRY_SOURCE }]),
-      );
+      const found = new Map<string, SourcePrimaryName>();
+      for (const r of await findPrimaryNames(db, network, addresses, now()))
+        found.set(r.ownerKey, { name: r.name, network: r.network, owner: r.owner, source: REGISTRY_SOURCE });
+      return found;
     },
     async records(network, names) {
       const rows = await findNames(db, network, names, now());
