@@ -1,5 +1,6 @@
 import type { Database } from '../../platform/db/orm.js';
 import { prefixUpperBound } from '../../platform/db/prefix-range.js';
+import { limitClause } from '../../platform/db/sql-limit.js';
 import type { NameRecord } from './providers/types.js';
 
 export interface IndexedName {
@@ -113,8 +114,8 @@ export class NameIndex {
     const rows = await this.reader.query<{ provider: string; record: string; expires_at: unknown }>(
       `select provider, record, expires_at from name_index
        where name >= ? and name < ? and expires_at > ? and provider in (${providers.map(() => '?').join(', ')})
-       order by name, provider limit ?`,
-      [prefix, prefixUpperBound(prefix), now, ...providers, limit],
+       order by name, provider ${limitClause(limit)}`,
+      [prefix, prefixUpperBound(prefix), now, ...providers],
     );
     return rows.map((row) => ({
       provider: String(row.provider),

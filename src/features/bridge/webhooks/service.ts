@@ -11,6 +11,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Database } from '../../../platform/db/orm.js';
+import { limitClause } from '../../../platform/db/sql-limit.js';
 import { badInput, notFound } from '../../../platform/errors.js';
 import type { BridgeService, StatusAnswered } from '../service.js';
 import type { BridgeStatus } from '../types.js';
@@ -165,8 +166,8 @@ export class WebhookService {
     await this.own(partnerId, id, true);
     const rows = await this.db.query<Record<string, unknown>>(
       `select id, tx_hash, seq, state, attempts, last_status_code, last_error, next_attempt_at, delivered_at, created_at
-         from bridge_webhook_delivery where webhook_id = ? order by created_at desc, seq desc limit ?`,
-      [id, limit],
+         from bridge_webhook_delivery where webhook_id = ? order by created_at desc, seq desc ${limitClause(limit)}`,
+      [id],
     );
     return rows.map((r) => ({
       id: r.id as string,

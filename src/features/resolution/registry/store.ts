@@ -1,5 +1,6 @@
 import type { Database } from '../../../platform/db/orm.js';
 import { prefixUpperBound } from '../../../platform/db/prefix-range.js';
+import { limitClause } from '../../../platform/db/sql-limit.js';
 import { txtRecordType } from '../../identity/providers/txt-records.js';
 import type { ChainAddress, TxtRecord, TxtRecordType } from '../../identity/providers/types.js';
 import type { MnsNetwork } from './networks.js';
@@ -215,8 +216,8 @@ export async function findSubNames(
 export async function findNamesByPrefix(db: Query, prefix: string, limit: number, now = new Date()): Promise<string[]> {
   if (prefix === '') return [];
   const rows = await db.query<Row>(
-    `select distinct name from mns_name where name >= ? and name < ? and ${LIVE} order by name limit ?`,
-    [prefix, prefixUpperBound(prefix), now, limit],
+    `select distinct name from mns_name where name >= ? and name < ? and ${LIVE} order by name ${limitClause(limit)}`,
+    [prefix, prefixUpperBound(prefix), now],
   );
   return rows.map((r) => String(r.name));
 }
