@@ -15,6 +15,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Request } from 'autocannon';
+import { findNames, findNamesByPrefix, findPrimaryNames } from '../src/features/resolution/registry/store.js';
+import type { Database } from '../src/platform/db/orm.js';
 import { firstDifference } from './lib/compare.js';
 import { BENCH_CREDITS, type BenchDatabase, createBenchDatabase, importSpeed } from './lib/dataset.js';
 import { type LoadResult, load } from './lib/load.js';
@@ -256,32 +258,28 @@ async function scaleStep(bench: BenchDatabase, server: Child, baseline: Child, l
   };
 }
 
-/** The plans of the service's own registry queries (src/features/resolution/registry/store.ts) on the current table. */
+/**
+ * The plans of the service's own registry queries (src/features/resolution/registry/store.ts) on the
+ * current table: each store function runs against a recorder, and the statement it sent is explained.
+ */
 async function plans(bench: BenchDatabase): Promise<Record<string, string>> {
   const explain = bench.db.dialect === 'postgresql' ? 'explain (costs off)' : 'explain query plan';
-  const live = '(expire_at is null or expire_at > ?)';
-  const now = new Date();
+  const sent = async (run: (db: Pick<Database, 'query' | 'dialect'>) => Promise<unknown>) => {
+    let statement: [string, unknown[]] = ['', []];
+    await run({
+      dialect: bench.db.dialect,
+      query: async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
+        statement = [sql, params];
+        return [];
+      },
+    });
+    return statement;
+  };
   const keys = Array.from({ length: 1000 }, (_, i) => `0x${String(i).padStart(64, '0')}`);
   const queries: Record<string, [string, unknown[]]> = {
-    'search prefix listing (findNamesByPrefix)': [
-      `select distinct name from mns_name where name >= ? and name < ? and ${live} order by name limit ?`,
-      ['u000123', 'u000124', now, 500],
-    ],
-    'name lookup (findNames)': [
-      `select * from mns_name where network = ? and name in (?) and ${live}`,
-      ['126', 'u0001234.snow', now],
-    ],
-    '1000-address reverse batch (findPrimaryNames)':
-      bench.db.dialect === 'sqlite'
-        ? [
-            `select m.* from json_each(?2) k join mns_name m on m.owner_key = k.value
-              where m.network = ?1 and m.is_primary and (m.expire_at is null or m.expire_at > ?3)`,
-            ['126', JSON.stringify(keys), now],
-          ]
-        : [
-            `select * from mns_name where network = ? and is_primary and owner_key in (${keys.map(() => '?').join(', ')}) and ${live}`,
-            ['126', ...keys, now],
-          ],
+    'search prefix listing (findNamesByPrefix)': await sent((db) => findNamesByPrefix(db, 'u000123', 500)),
+    'name lookup (findNames)': await sent((db) => findNames(db, '126', ['u0001234.snow'])),
+    '1000-address reverse batch (findPrimaryNames)': await sent((db) => findPrimaryNames(db, '126', keys)),
   };
   const out: Record<string, string> = {};
   for (const [what, [sql, params]] of Object.entries(queries)) {

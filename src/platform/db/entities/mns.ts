@@ -24,7 +24,15 @@ export const MnsName = defineEntity({
     source: p.string().length(16).default('import'),
   },
   uniques: [{ name: 'mns_name_primary_unique', properties: ['ownerKey', 'network'], where: 'is_primary' }],
-  indexes: [{ name: 'mns_name_parent_index', properties: ['parent', 'network'], where: 'parent is not null' }],
+  indexes: [
+    { name: 'mns_name_parent_index', properties: ['parent', 'network'], where: 'parent is not null' },
+    // Covers reverse lookups (migration 0012): every column they read or test, so no probe visits the table.
+    {
+      name: 'mns_name_primary_lookup',
+      properties: ['ownerKey', 'network', 'name', 'owner', 'expireAt', 'isPrimary'],
+      where: 'is_primary',
+    },
+  ],
 });
 
 /** A name resolved by a naming provider other than the registry, listed by prefix search until it expires. */

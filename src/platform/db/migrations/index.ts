@@ -9,6 +9,7 @@ import { Migration0008MnsBardock } from './0008-mns-bardock.js';
 import { Migration0009LedgerHousekeeping } from './0009-ledger-housekeeping.js';
 import { Migration0010BridgeWebhooks } from './0010-bridge-webhooks.js';
 import { Migration0011CreditLeases } from './0011-credit-leases.js';
+import { Migration0012MnsPrimaryLookup } from './0012-mns-primary-lookup.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test builds run the same set. */
 export const migrationsList = [
@@ -23,4 +24,5 @@ export const migrationsList = [
   { name: '0009-ledger-housekeeping', class: Migration0009LedgerHousekeeping },
   { name: '0010-bridge-webhooks', class: Migration0010BridgeWebhooks },
   { name: '0011-credit-leases', class: Migration0011CreditLeases },
+  { name: '0012-mns-primary-lookup', class: Migration0012MnsPrimaryLookup },
 ];

@@ -93,6 +93,24 @@ describe('MNS naming provider', () => {
     expect(row).toEqual({ name: 'alice.snow', network: '126', owner: ALICE, ownerKey: longForm(ALICE) });
   });
 
+  it('answers reverse lookups from the index alone on SQLite (no probe into the table)', async () => {
+    if (db.dialect !== 'sqlite') return; // PostgreSQL's index-only scans depend on vacuum state, not on the SQL.
+    // The statement findPrimaryNames sends, recorded, then explained on the same database.
+    const sent: { sql: string; params: unknown[] }[] = [];
+    const recording: Pick<typeof db, 'query' | 'dialect'> = {
+      dialect: db.dialect,
+      query: <T>(sql: string, params: unknown[] = []) => {
+        sent.push({ sql, params });
+        return db.query<T>(sql, params);
+      },
+    };
+    await findPrimaryNames(recording, '126', [longForm(ALICE), longForm(BOB)]);
+    expect(sent).toHaveLength(1);
+    const [{ sql, params }] = sent as [(typeof sent)[number]];
+    const plan = await db.query<{ detail: string }>(`explain query plan ${sql}`, params);
+    expect(plan.map((p) => p.detail).join('\n')).toMatch(/USING COVERING INDEX mns_name_primary_lookup/);
+  });
+
   it('lists live names by prefix, in name order, once across networks', async () => {
     const mns = createMnsProvider(db);
     expect(await mns.candidates('ali', 10)).toEqual(['alice.snow']);
