@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, usingPostgres } from '../../../test/support/database.js';
 import { migrationsList } from './migrations/index.js';
@@ -23,6 +25,43 @@ describe(`opening a fresh ${usingPostgres() ? 'PostgreSQL' : 'SQLite'} database 
         await Promise.all(dbs.map((db) => db.close()));
       }
     } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe.skipIf(usingPostgres())('opening a SQLite database whose file another process has locked', () => {
+  it('waits for the lock while it connects and migrates, instead of failing at once', async () => {
+    const database = await createTestDatabase();
+    const path = database.url.slice('file:'.length);
+    // Another process (a synchronous wait here would also block this one) takes the file's exclusive
+    // lock, as a process switching a fresh database to WAL or migrating it does, and keeps it 600 ms.
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { DatabaseSync } = require('node:sqlite');
+         const db = new DatabaseSync(${JSON.stringify(path)});
+         db.exec('begin exclusive; create table held (x); insert into held values (1)');
+         process.stdout.write('locked\\n');
+         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600);
+         db.exec('commit');
+         db.close();`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await once(holder.stdout, 'data');
+      const started = Date.now();
+      const db = await openDatabase(database.url);
+      try {
+        expect(Date.now() - started).toBeGreaterThan(300);
+        expect(await db.query('select count(*) as n from partner')).toHaveLength(1);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      holder.kill();
       await database.drop();
     }
   });

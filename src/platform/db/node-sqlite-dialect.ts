@@ -20,11 +20,17 @@ if (typeof SqliteDialect !== 'function' || !('createDriver' in SqliteDialect.pro
  * of statement texts, so each is compiled once and reused (bounded, oldest first out).
  */
 export class CachedNodeSqliteDialect extends SqliteDialect {
-  constructor(dbName: string, maxStatements = 500) {
+  /**
+   * `busyTimeoutMs` applies from the connection's first statement: MikroORM reads the schema while it
+   * connects, before any pragma can be sent, and without a timeout that read fails at once with
+   * SQLITE_BUSY while another process holds the file's lock (one of six processes starting together on a
+   * fresh database did, in CI).
+   */
+  constructor(dbName: string, busyTimeoutMs: number, maxStatements = 500) {
     const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
     super({
       database: async () => {
-        const db = new DatabaseSync(dbName);
+        const db = new DatabaseSync(dbName, { timeout: busyTimeoutMs });
         const statements = new Map<string, StatementSync>();
         const statement = (sql: string): StatementSync => {
           let stmt = statements.get(sql);

@@ -127,13 +127,15 @@ async function ormOptions(databaseUrl: string, limits: DatabaseLimits): Promise<
     ...common,
     driver: SqliteDriver,
     dbName: path,
-    driverOptions: new CachedNodeSqliteDialect(path),
+    driverOptions: new CachedNodeSqliteDialect(path, STARTUP_BUSY_TIMEOUT_MS),
     discovery: { getMappedType: sqliteMappedType },
   };
 }
 
 // Any constant shared by every cipgate process on one database ("cipg" in ASCII).
 const MIGRATION_LOCK = 0x63697067;
+/** How long SQLite statements wait for another process's lock while a process starts and migrates. */
+const STARTUP_BUSY_TIMEOUT_MS = 10_000;
 
 /**
  * Brings the schema up to date while holding a database-wide lock, so that any number of processes
@@ -216,12 +218,10 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
   const connection = orm.em.getConnection() as AbstractSqlConnection;
   if (dialect === 'sqlite') {
     try {
-      // WAL lets readers run beside the single writer. Migrations wait long for the file's write lock
-      // (another process may be migrating); requests wait only the acquire timeout, then fail with
+      // WAL lets readers run beside the single writer. Until it has migrated, the connection waits long
+      // for the file's lock (STARTUP_BUSY_TIMEOUT_MS, set when it opened: another process may be
+      // switching to WAL or migrating); then requests wait only the acquire timeout and fail with
       // SQLITE_BUSY, which callers answer with a 503.
-      // The busy timeout first: switching to WAL takes the file's lock, which a process migrating
-      // beside this one may hold.
-      await connection.execute('pragma busy_timeout = 10000');
       await connection.execute('pragma journal_mode = wal');
       await connection.execute('pragma synchronous = normal');
       // SQLite's default page cache is 2 MiB: a 1000-address batch then re-reads index pages from the OS
