@@ -69,12 +69,12 @@ function optionalString(obj: Record<string, unknown>, field: string, max = MAX_T
   return trimmed === '' ? null : trimmed;
 }
 
-// An address already in its normalized form, as exports usually write it: its own key.
-const ADDRESS_KEY = /^0x[0-9a-f]{64}$/;
-
-/** The address's normalized form (see normalizeMoveAddress); the value itself is stored as given. */
+/**
+ * The address's normalized form (see normalizeMoveAddress, which hands an address already in that form,
+ * as exports usually write it, back as it is); the value itself is stored as given.
+ */
 function addressKey(value: string, field: string): string {
-  const key = ADDRESS_KEY.test(value) ? value : normalizeMoveAddress(value);
+  const key = normalizeMoveAddress(value);
   if (!key) throw new ImportLineError(`"${field}" must be a Movement address (${ADDRESS_RULE}), got "${value}"`);
   return key;
 }
