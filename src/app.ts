@@ -31,6 +31,7 @@ import { rateLimitPlugin } from './platform/http/rate-limit.js';
 import { RequestLogController } from './platform/http/request-log.js';
 import { restPlugin } from './platform/http/rest-plugin.js';
 import { echoRequestId, edgeServerOptions, probeRoutes } from './platform/http/server-options.js';
+import { coalesceWrites } from './platform/http/write-coalescing.js';
 import { coprocessorPlugin } from './platform/routers/coprocessor/coprocessor.js';
 import { createServices, type Services } from './services.js';
 
@@ -74,6 +75,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   let draining = false;
   echoRequestId(http);
+  coalesceWrites(http);
   // A keep-alive connection that was busy when draining began would otherwise hold the process open
   // after its last answer: tell the client to reconnect elsewhere.
   http.addHook('onSend', (_request, reply, payload, done) => {

@@ -12,6 +12,7 @@ import { GATEWAY_TOKEN_HEADER, type GatewayClaims, verifyGatewayToken } from './
 import type { RequestContext } from './platform/graphql/context.js';
 import { buildSubgraph, type SubgraphDefinition } from './platform/graphql/subgraph.js';
 import { requestIdOptions } from './platform/http/server-options.js';
+import { coalesceWrites } from './platform/http/write-coalescing.js';
 import { createServices } from './services.js';
 
 export interface SubgraphServer {
@@ -37,6 +38,7 @@ export async function serveSubgraph(definition: SubgraphDefinition, config: Conf
     // The gateway's request id, so one request can be followed across both processes' logs.
     ...requestIdOptions,
   });
+  coalesceWrites(http);
   const db = await openDatabase(config.databaseUrl, config.database);
   const services = await createServices(config, db, http.log);
   // Only the gateway calls this server, and it already knows the schema: nothing to explore, nothing to debug.

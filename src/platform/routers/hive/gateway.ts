@@ -10,6 +10,7 @@ import { authPlugin } from '../../http/auth.js';
 import { errorHandlerPlugin } from '../../http/error-handler.js';
 import { rateLimitPlugin } from '../../http/rate-limit.js';
 import { echoRequestId, edgeServerOptions, probeRoutes } from '../../http/server-options.js';
+import { coalesceWrites } from '../../http/write-coalescing.js';
 import { type CipgateContext, cipgatePlugin } from './plugin.js';
 
 export interface HiveGatewayOptions {
@@ -46,6 +47,7 @@ export async function buildHiveGateway(config: Config, options: HiveGatewayOptio
     ...edgeServerOptions(config),
   });
   echoRequestId(http);
+  coalesceWrites(http);
   await http.register(rateLimitPlugin, { config });
   await http.register(errorHandlerPlugin);
   await http.register(authPlugin, { verify: options.verify });
