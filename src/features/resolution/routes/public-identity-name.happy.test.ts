@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { ALICE, ALICE_TESTNET, BOB, EVM_LOOKING, longForm, shortForm } from '../../../../test/fixtures/mns/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  ALICE,
+  ALICE_TESTNET,
+  BOB,
+  EVM_LOOKING,
+  EXPIRED_OWNER,
+  longForm,
+  shortForm,
+} from '../../../../test/fixtures/mns/index.js';
 import { useNamesApp } from '../names-app.test-helper.js';
 
 describe('GET /api/public/identity/name', () => {
@@ -35,5 +43,31 @@ describe('GET /api/public/identity/name', () => {
       name: 'evm.snow',
       owner: EVM_LOOKING,
     });
+  });
+});
+
+describe('GET /api/public/identity/name, requests that arrive together', () => {
+  // The in-process rate limiter: with Redis, each request's count is a round trip of its own, so the
+  // requests would reach their lookups in different turns of the event loop.
+  const app = useNamesApp({ REDIS_URL: '' });
+
+  const get = (address: string, caip2Id: string) =>
+    app.http.inject({ method: 'GET', url: '/api/public/identity/name', query: { address, caip2Id } });
+
+  it('answers the lookups of one turn with one statement per network', async () => {
+    const query = vi.spyOn(app.services.db, 'query');
+    try {
+      const answers = await Promise.all([ALICE, BOB, EXPIRED_OWNER].map((address) => get(address, 'move-mvmt:*')));
+      expect(answers.map((res) => [res.statusCode, res.json().name])).toEqual([
+        [200, 'alice.snow'],
+        [200, 'bob.snow'],
+        [404, undefined],
+      ]);
+      // Three requests on three networks: one statement per network, not one per request and network.
+      // Counted on the registry only: background sweepers share the database handle.
+      expect(query.mock.calls.filter(([sql]) => String(sql).includes('mns_name'))).toHaveLength(3);
+    } finally {
+      query.mockRestore();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { Database } from '../../../platform/db/orm.js';
-import { preferredNetwork } from '../registry/networks.js';
+import { type MnsNetwork, preferredNetwork } from '../registry/networks.js';
 import {
   findNames,
   findNamesByPrefix,
@@ -8,6 +8,7 @@ import {
   findSubNames,
   type MnsName,
 } from '../registry/store.js';
+import { TurnBatch } from './turn-batch.js';
 import type { MnsSource, NameRecords, SourceName, SourcePrimaryName, SourceSubName } from './types.js';
 
 export const REGISTRY_SOURCE = 'registry';
@@ -57,20 +58,24 @@ export function createRegistrySource(
   db: Pick<Database, 'query' | 'dialect'>,
   now: () => Date = () => new Date(),
 ): MnsSource {
+  // Forward and reverse lookups, the public hot paths: the small ones of a turn share their statements.
+  const names = new TurnBatch(
+    async (network: MnsNetwork, keys) =>
+      new Map((await findNames(db, network, keys, now())).map((row) => [row.name, toSourceName(row)])),
+  );
+  const primaryNames = new TurnBatch(async (network: MnsNetwork, keys) => {
+    const found = new Map<string, SourcePrimaryName>();
+    for (const r of await findPrimaryNames(db, network, keys, now()))
+      found.set(r.ownerKey, { name: r.name, network: r.network, owner: r.owner, source: REGISTRY_SOURCE });
+    return found;
+  });
   return {
     name: REGISTRY_SOURCE,
-    async names(network, names) {
-      return new Map((await findNames(db, network, names, now())).map((row) => [row.name, toSourceName(row)]));
-    },
+    names: (network, keys) => names.load(network, keys),
     async namesOn(networks, names) {
       return (await findNamesOn(db, networks, names, now())).map(toSourceName);
     },
-    async primaryNames(network, addresses) {
-      const found = new Map<string, SourcePrimaryName>();
-      for (const r of await findPrimaryNames(db, network, addresses, now()))
-        found.set(r.ownerKey, { name: r.name, network: r.network, owner: r.owner, source: REGISTRY_SOURCE });
-      return found;
-    },
+    primaryNames: (network, addresses) => primaryNames.load(network, addresses),
     async records(network, names) {
       const rows = await findNames(db, network, names, now());
       return new Map(rows.map((row) => [row.name, recordsOf(row)]));

@@ -1,0 +1,76 @@
+import { MAX_KEYS_PER_QUERY } from '../loaders.js';
+
+/**
+ * Lookups of this many keys or fewer are merged across requests. Larger ones already share their
+ * statement's fixed cost among their own keys, and merged they cost more, not less: eight 1000-address
+ * batches answered together took 28 % more CPU each (one map of all their answers, and each request
+ * waiting for all eight statements).
+ */
+export const TURN_BATCHED_MAX_KEYS = 32;
+
+interface Turn<V> {
+  keys: Set<string>;
+  waiters: { resolve: (found: Map<string, V>) => void; reject: (err: unknown) => void }[];
+}
+
+/**
+ * Small lookups made in one turn of the event loop, by any request, answered together at the turn's end:
+ * one `fetch` per partition (and MAX_KEYS_PER_QUERY keys) instead of one per request.
+ *
+ * A request's own DataLoader already merges its lookups; under load, a turn holds several requests'
+ * (each read from its socket in the same turn), and their statements then share one parse, one bind and
+ * one index walk, and on PostgreSQL one round trip. Measured on the bench's single lookups (8 connections,
+ * server CPU per lookup): SQLite 67 → 61 µs (REST) and 92 → 80 µs (GraphQL); PostgreSQL 177 → 113 µs and
+ * 200 → 128 µs, i.e. 4,700 → 7,400 lookups/s. Alone, a lookup waits only for the rest of its turn.
+ *
+ * Every caller of a turn gets the same map (its keys and the others'), or the same error when the fetch
+ * fails: one failing statement fails the requests that shared it, as it would have failed each of them.
+ */
+export class TurnBatch<P extends string, V> {
+  #turn = new Map<P, Turn<V>>();
+  #scheduled = false;
+
+  constructor(private readonly fetch: (partition: P, keys: readonly string[]) => Promise<Map<string, V>>) {}
+
+  /** What `fetch` finds for `keys` on `partition`, fetched with the turn's other small lookups. */
+  load(partition: P, keys: readonly string[]): Promise<Map<string, V>> {
+    if (keys.length > TURN_BATCHED_MAX_KEYS) return this.fetch(partition, keys);
+    return new Promise((resolve, reject) => {
+      let turn = this.#turn.get(partition);
+      if (!turn) {
+        turn = { keys: new Set(), waiters: [] };
+        this.#turn.set(partition, turn);
+      }
+      for (const key of keys) turn.keys.add(key);
+      turn.waiters.push({ resolve, reject });
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(this.#flush);
+      }
+    });
+  }
+
+  readonly #flush = (): void => {
+    const turns = this.#turn;
+    this.#turn = new Map();
+    this.#scheduled = false;
+    for (const [partition, { keys, waiters }] of turns) {
+      const all = [...keys];
+      const chunks: Promise<Map<string, V>>[] = [];
+      for (let i = 0; i < all.length; i += MAX_KEYS_PER_QUERY) {
+        chunks.push(
+          this.fetch(partition, all.length <= MAX_KEYS_PER_QUERY ? all : all.slice(i, i + MAX_KEYS_PER_QUERY)),
+        );
+      }
+      Promise.all(chunks).then(
+        (maps) => {
+          const found = maps.length === 1 ? (maps[0] as Map<string, V>) : new Map(maps.flatMap((m) => [...m]));
+          for (const waiter of waiters) waiter.resolve(found);
+        },
+        (err: unknown) => {
+          for (const waiter of waiters) waiter.reject(err);
+        },
+      );
+    }
+  };
+}
