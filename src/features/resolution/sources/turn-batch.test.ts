@@ -77,4 +77,13 @@ describe('TurnBatch', () => {
     await expect(batch.load('177', ['x'])).rejects.toThrow('177 is down');
     expect(fetches.filter(([p]) => p === '177')).toHaveLength(2);
   });
+
+  it('fails the callers of a fetch that throws instead of rejecting, and goes on', async () => {
+    const batch = new TurnBatch((partition: string, keys: readonly string[]) => {
+      if (partition === 'bad') throw new Error('thrown');
+      return Promise.resolve(new Map(keys.map((k) => [k, k])));
+    });
+    const outcomes = await Promise.allSettled([batch.load('bad', ['x']), batch.load('126', ['x'])]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled']);
+  });
 });

@@ -57,10 +57,15 @@ export class TurnBatch<P extends string, V> {
     for (const [partition, { keys, waiters }] of turns) {
       const all = [...keys];
       const chunks: Promise<Map<string, V>>[] = [];
-      for (let i = 0; i < all.length; i += MAX_KEYS_PER_QUERY) {
-        chunks.push(
-          this.fetch(partition, all.length <= MAX_KEYS_PER_QUERY ? all : all.slice(i, i + MAX_KEYS_PER_QUERY)),
-        );
+      try {
+        for (let i = 0; i < all.length; i += MAX_KEYS_PER_QUERY) {
+          chunks.push(
+            this.fetch(partition, all.length <= MAX_KEYS_PER_QUERY ? all : all.slice(i, i + MAX_KEYS_PER_QUERY)),
+          );
+        }
+      } catch (err) {
+        // A fetch that throws instead of rejecting would otherwise end the process from a setImmediate.
+        chunks.push(Promise.reject(err));
       }
       Promise.all(chunks).then(
         (maps) => {
