@@ -20,7 +20,7 @@ const small = (payload: unknown): boolean =>
  *
  * Why: a write to a peer on the same host that sleeps waiting for it (a reverse proxy, a gateway in front
  * of a subgraph process, the bench's load generator) wakes that peer on the other core, and on this
- * 2-core VM the waking costs the writer 15–20 µs — more than our JavaScript for a lookup. Written in a burst,
+ * 2-core VM the waking costs the writer 15–20 µs, a fifth of a lookup's CPU. Written in a burst,
  * the first write wakes the peer and the others find it awake. Measured with `npm run bench`'s load
  * (8 connections, SQLite): server CPU per public lookup 95 → 71 µs, per stats call 66 → 52 µs, and p50
  * and p99 latency lower, not higher, because the answers stop queueing behind the wake-ups. A turn's
