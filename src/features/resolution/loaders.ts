@@ -5,6 +5,14 @@ import type { NameRecords, SourceChainAddress, SourceName, SourcePrimaryName, So
 
 /** Keys above this are split into further queries, bounding the statement (and upstream batch) size. */
 export const MAX_KEYS_PER_QUERY = 1000;
+/** `keys` in runs of at most MAX_KEYS_PER_QUERY: one statement each. A list that fits is used as it is. */
+export function queryChunks<T>(keys: readonly T[]): (readonly T[])[] {
+  const chunks: (readonly T[])[] = [];
+  for (let i = 0; i < keys.length; i += MAX_KEYS_PER_QUERY)
+    chunks.push(i === 0 && keys.length <= MAX_KEYS_PER_QUERY ? keys : keys.slice(i, i + MAX_KEYS_PER_QUERY));
+  return chunks;
+}
+
 /** Sub-names listed per name in an address resolution. */
 export const SUB_NAMES_LIMIT = 100;
 
@@ -31,7 +39,7 @@ export class PartitionedLoader<V> {
   readonly #found = new Map<string, Map<string, V>[]>();
 
   constructor(
-    fetch: (partition: string, values: string[]) => Promise<Map<string, V>>,
+    fetch: (partition: string, values: readonly string[]) => Promise<Map<string, V>>,
     private readonly missing: V,
   ) {
     this.#loader = new DataLoader<string | FirstOfEach, V | V[]>(
@@ -62,20 +70,14 @@ export class PartitionedLoader<V> {
         }
         const found = new Map<string, Map<string, V>>();
         await Promise.all(
-          [...groups].flatMap(([partition, group]) => {
-            const chunks: Promise<void>[] = [];
-            for (let i = 0; i < group.length; i += MAX_KEYS_PER_QUERY) {
-              const chunk =
-                i === 0 && group.length <= MAX_KEYS_PER_QUERY ? group : group.slice(i, i + MAX_KEYS_PER_QUERY);
-              chunks.push(
-                fetch(partition, chunk).then((results) => {
-                  const known = found.get(partition);
-                  found.set(partition, known ? new Map([...known, ...results]) : results);
-                }),
-              );
-            }
-            return chunks;
-          }),
+          [...groups].flatMap(([partition, group]) =>
+            queryChunks(group).map((chunk) =>
+              fetch(partition, chunk).then((results) => {
+                const known = found.get(partition);
+                found.set(partition, known ? new Map([...known, ...results]) : results);
+              }),
+            ),
+          ),
         );
         let many = false;
         const answers = keys.map((key, k) => {
@@ -200,7 +202,7 @@ class RequestLoaders implements ResolutionLoaders {
   }
 
   /** Sub-names and records are asked of the source that answered the name, which this request knows. */
-  private async known(network: string, values: string[]) {
+  private async known(network: string, values: readonly string[]) {
     const rows = await Promise.all(
       values.map((v) => this.names.load(network, v).then((row) => (row ? { key: v, source: row.source } : null))),
     );

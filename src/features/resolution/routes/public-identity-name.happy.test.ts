@@ -8,13 +8,16 @@ import {
   longForm,
   shortForm,
 } from '../../../../test/fixtures/mns/index.js';
+import type { TestApp } from '../../../../test/support/app.js';
 import { useNamesApp } from '../names-app.test-helper.js';
+
+const lookup = (app: TestApp) => (address: string, caip2Id: string) =>
+  app.http.inject({ method: 'GET', url: '/api/public/identity/name', query: { address, caip2Id } });
 
 describe('GET /api/public/identity/name', () => {
   const app = useNamesApp();
 
-  const get = (address: string, caip2Id: string) =>
-    app.http.inject({ method: 'GET', url: '/api/public/identity/name', query: { address, caip2Id } });
+  const get = lookup(app);
 
   it('answers the primary name of an address, whatever its case and leading zeros', async () => {
     for (const address of [ALICE, ALICE.toLowerCase(), longForm(ALICE), shortForm(ALICE)]) {
@@ -51,8 +54,7 @@ describe('GET /api/public/identity/name, requests that arrive together', () => {
   // requests would reach their lookups in different turns of the event loop.
   const app = useNamesApp({ REDIS_URL: '' });
 
-  const get = (address: string, caip2Id: string) =>
-    app.http.inject({ method: 'GET', url: '/api/public/identity/name', query: { address, caip2Id } });
+  const get = lookup(app);
 
   it('answers the lookups of one turn with one statement per network', async () => {
     const query = vi.spyOn(app.services.db, 'query');

@@ -1,4 +1,4 @@
-import { MAX_KEYS_PER_QUERY } from '../loaders.js';
+import { queryChunks } from '../loaders.js';
 
 /**
  * Lookups of this many keys or fewer are merged across requests. Larger ones already share their
@@ -55,14 +55,9 @@ export class TurnBatch<P extends string, V> {
     this.#turn = new Map();
     this.#scheduled = false;
     for (const [partition, { keys, waiters }] of turns) {
-      const all = [...keys];
       const chunks: Promise<Map<string, V>>[] = [];
       try {
-        for (let i = 0; i < all.length; i += MAX_KEYS_PER_QUERY) {
-          chunks.push(
-            this.fetch(partition, all.length <= MAX_KEYS_PER_QUERY ? all : all.slice(i, i + MAX_KEYS_PER_QUERY)),
-          );
-        }
+        for (const chunk of queryChunks([...keys])) chunks.push(this.fetch(partition, chunk));
       } catch (err) {
         // A fetch that throws instead of rejecting would otherwise end the process from a setImmediate.
         chunks.push(Promise.reject(err));
