@@ -107,7 +107,7 @@ describe('the process an operator starts', () => {
     // would have to load before the check could run, and is missing here.
     const out = mkdtempSync(join(tmpdir(), 'cipgate-node-'));
     try {
-      for (const file of ['src/main.ts', 'src/cli/run-admin.ts', 'src/platform/node-version.ts']) {
+      for (const file of ['src/main.ts', 'src/admin.ts', 'src/platform/node-version.ts']) {
         const js = ts.transpileModule(readFileSync(join(root, file), 'utf8'), {
           compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
         }).outputText;
@@ -115,7 +115,7 @@ describe('the process an operator starts', () => {
         writeFileSync(join(out, file.replace(/\.ts$/, '.js')), js);
       }
       writeFileSync(join(out, 'package.json'), '{"type":"module"}');
-      for (const entry of ['src/main.js', 'src/cli/run-admin.js']) {
+      for (const entry of ['src/main.js', 'src/admin.js']) {
         const run = spawnSync('/usr/bin/node', [join(out, entry)], { encoding: 'utf8', env: { PATH: '' } });
         expect(run.stderr, entry).toContain('Node ≥ 22.17 required, this is Node');
         expect(run.status, entry).toBe(1);

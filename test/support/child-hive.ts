@@ -1,8 +1,8 @@
-// Hive Gateway (src/cli/gateway-hive.ts) in its own process over the real subgraphs plus the metered test
+// Hive Gateway (src/gateway-hive.ts) in its own process over the real subgraphs plus the metered test
 // subgraph, for the router tests; HIVE_SUBGRAPHS (comma-separated) composes only those, so a test needs
 // only their processes. Prints `LISTENING <port>` once ready.
 import 'reflect-metadata';
-import { startHiveGateway } from '../../src/cli/gateway-hive.js';
+import { startHiveGateway } from '../../src/gateway-hive.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { withMetered } from './paid-subgraph.js';
 

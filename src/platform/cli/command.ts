@@ -15,7 +15,7 @@ export interface CommandIO {
   progress?(line: string): void;
 }
 
-/** One admin command, in a file of its own under cli/commands/. */
+/** One admin command, in a file of its own in its feature's cli/ folder, listed in src/features/commands.ts. */
 export interface AdminCommand {
   name: string;
   usage: string;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { usingPostgres } from '../../../test/support/database.js';
-import { runAdmin } from '../../cli/admin.js';
+import { runAdmin } from '../cli/admin.js';
+import { ledgerRollup } from './cli/ledger-rollup.js';
 import { retentionCutoff, rollUpLedger } from './rollup.js';
 
 const DAY_MS = 86_400_000;
@@ -124,11 +125,11 @@ describe('ledger housekeeping', () => {
     const lines: string[] = [];
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
     const env = { ...process.env, DATABASE_URL: app.database.url };
-    expect(await runAdmin(['ledger:rollup', '--days', '30', '--json'], io, env)).toBe(0);
+    expect(await runAdmin([ledgerRollup], ['ledger:rollup', '--days', '30', '--json'], io, env)).toBe(0);
     expect(JSON.parse(lines.at(-1) as string).rolledUp).toBeGreaterThanOrEqual(9);
     const after = await books(id);
     expect(after).toMatchObject({ rawRows: 0, rolledUp: after.usage, rolledUpCalls: 9 });
-    expect(await runAdmin(['ledger:rollup', '--days', '0'], io, env)).toBe(2);
+    expect(await runAdmin([ledgerRollup], ['ledger:rollup', '--days', '0'], io, env)).toBe(2);
   });
 
   it.runIf(usingPostgres())(

@@ -83,7 +83,7 @@ function readCommitted(subgraphs: readonly BuiltSubgraph[]): { sdl: string; apiS
   const joined = [...supergraphFile.matchAll(/@join__graph\(name: "([^"]*)"/g)].map((m) => m[1]).sort();
   const names = subgraphs.map((s) => s.name).sort();
   if (joined.length !== names.length || joined.some((name, i) => name !== names[i])) return undefined;
-  // Printed as src/cli/compose.ts writes it.
+  // Printed as src/compose.ts writes it.
   if (subgraphs.some((s) => read(`${s.name}.graphql`) !== `${s.sdl.trim()}\n`)) return undefined;
   // compose.ts adds the final newline that composition's output does not have.
   return { sdl: withoutFinalNewline(supergraphFile), apiSdl: withoutFinalNewline(apiFile) };

@@ -219,21 +219,17 @@ describe('npm run indexer', () => {
     buildChain(node);
     const database = await createTestDatabase();
     try {
-      const child = spawn(
-        process.execPath,
-        ['--import', './test/support/ts-loader.mjs', 'src/cli/indexer.ts', '--once'],
-        {
-          env: {
-            ...process.env,
-            DATABASE_URL: database.url,
-            MOVEMENT_RPC_URL_126: node.url,
-            MNS_MODULE_ADDRESS: MODULE,
-            MNS_INDEXER_PAGE_SIZE: '4',
-            LOG_LEVEL: 'info',
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
+      const child = spawn(process.execPath, ['--import', './test/support/ts-loader.mjs', 'src/indexer.ts', '--once'], {
+        env: {
+          ...process.env,
+          DATABASE_URL: database.url,
+          MOVEMENT_RPC_URL_126: node.url,
+          MNS_MODULE_ADDRESS: MODULE,
+          MNS_INDEXER_PAGE_SIZE: '4',
+          LOG_LEVEL: 'info',
         },
-      );
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (c) => {
         out += c;

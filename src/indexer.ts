@@ -1,7 +1,7 @@
 import { pino } from 'pino';
-import { indexerFromConfig } from '../features/resolution/indexer/index.js';
-import { loadConfigOrExplain } from '../platform/config.js';
-import { openDatabase } from '../platform/db/orm.js';
+import { indexerFromConfig } from './features/resolution/indexer/index.js';
+import { loadConfigOrExplain } from './platform/config.js';
+import { openDatabase } from './platform/db/orm.js';
 
 /**
  * `npm run indexer`: follows the MNS module's events on every Movement network with a fullnode URL

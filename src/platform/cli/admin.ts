@@ -1,8 +1,7 @@
 import 'reflect-metadata';
-import { type AdminCommand, parseArgs, UsageError } from '../platform/cli/command.js';
-import { ConfigError, loadConfig } from '../platform/config.js';
-import { openDatabase } from '../platform/db/orm.js';
-import { commands as allCommands } from './commands.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase } from '../db/orm.js';
+import { type AdminCommand, parseArgs, UsageError } from './command.js';
 
 function help(commands: AdminCommand[]): string {
   return ['Usage: npm run admin -- <command> [options]', '', 'Commands:']
@@ -11,14 +10,14 @@ function help(commands: AdminCommand[]): string {
 }
 
 /**
- * Runs one admin command against DATABASE_URL (migrating it first) and returns the exit code:
- * 0 done, 2 bad arguments, 1 anything else.
+ * Runs one of `commands` (the features' list, src/features/commands.ts) against DATABASE_URL (migrating
+ * it first) and returns the exit code: 0 done, 2 bad arguments, 1 anything else.
  */
 export async function runAdmin(
+  commands: AdminCommand[],
   argv: string[],
   io: { out(line: string): void; err(line: string): void; progress?(line: string): void },
   env: Record<string, string | undefined> = process.env,
-  commands: AdminCommand[] = allCommands,
 ): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help') {

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { subgraphs } from '../features/index.js';
-import { buildSupergraph } from '../platform/gateway/supergraph.js';
+import { subgraphs } from './features/index.js';
+import { buildSupergraph } from './platform/gateway/supergraph.js';
 
 /**
  * `npm run compose`: writes each subgraph's SDL, the composed supergraph (for Apollo Router or a

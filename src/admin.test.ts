@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/app.js';
-import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
-import { runAdmin } from './admin.js';
+import { startTestApp, type TestApp } from '../test/support/app.js';
+import { createTestDatabase, type TestDatabase } from '../test/support/database.js';
+import { commands } from './features/commands.js';
+import { runAdmin } from './platform/cli/admin.js';
 
 describe('admin CLI', () => {
   let database: TestDatabase;
@@ -10,6 +11,7 @@ describe('admin CLI', () => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await runAdmin(
+      commands,
       argv,
       { out: (l) => out.push(l), err: (l) => err.push(l) },
       {

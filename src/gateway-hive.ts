@@ -6,14 +6,14 @@
 import 'reflect-metadata';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { verifyApiKey } from '../features/accounts/api-keys.js';
-import { subgraphs } from '../features/index.js';
-import { type Config, ConfigError, loadConfig } from '../platform/config.js';
-import { CreditLedger } from '../platform/credits/ledger.js';
-import { openDatabase } from '../platform/db/orm.js';
-import { buildSupergraph } from '../platform/gateway/supergraph.js';
-import type { SubgraphDefinition } from '../platform/graphql/subgraph.js';
-import { buildHiveGateway } from '../platform/routers/hive/gateway.js';
+import { verifyApiKey } from './features/accounts/api-keys.js';
+import { subgraphs } from './features/index.js';
+import { type Config, ConfigError, loadConfig } from './platform/config.js';
+import { CreditLedger } from './platform/credits/ledger.js';
+import { openDatabase } from './platform/db/orm.js';
+import { buildSupergraph } from './platform/gateway/supergraph.js';
+import type { SubgraphDefinition } from './platform/graphql/subgraph.js';
+import { buildHiveGateway } from './platform/routers/hive/gateway.js';
 
 export async function startHiveGateway(
   config: Config,
