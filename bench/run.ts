@@ -19,18 +19,11 @@ import { findNames, findNamesByPrefix, findPrimaryNames } from '../src/features/
 import type { Database } from '../src/platform/db/orm.js';
 import { firstDifference } from './lib/compare.js';
 import { BENCH_CREDITS, type BenchDatabase, createBenchDatabase, importSpeed } from './lib/dataset.js';
-import { type LoadResult, load } from './lib/load.js';
+import { combine, type LoadResult, load, type TimedLoad, timedLoad } from './lib/load.js';
 import { machineMeta } from './lib/machine.js';
-import { type Child, freePort, startChild, withRssPeak } from './lib/processes.js';
+import { type Child, freePort, pinLoadGenerator, startChild, withRssPeak, withRssPeaks } from './lib/processes.js';
 import { type ProfileSummary, summarize } from './lib/profile.js';
-import {
-  type CreditCheck,
-  type DatabaseReport,
-  markdown,
-  type Report,
-  type ScaleRow,
-  type ScenarioResult,
-} from './lib/report.js';
+import { type DatabaseReport, markdown, type Report, type ScaleRow, type ScenarioResult } from './lib/report.js';
 import { batchRequests, type Scenario, scenarios, searchRequests } from './lib/scenarios.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -57,6 +50,7 @@ const { values: flags } = parseArgs({
 const settings = flags.quick
   ? {
       durationS: 1,
+      slices: 2,
       warmupS: 0.5,
       connections: 4,
       mainSize: 10_000,
@@ -66,6 +60,7 @@ const settings = flags.quick
     }
   : {
       durationS: 5,
+      slices: 5,
       warmupS: 1,
       connections: 8,
       mainSize: 100_000,
@@ -144,27 +139,37 @@ async function answer(base: string, r: Request): Promise<{ status: number; body:
   return { status: res.status, body };
 }
 
-async function creditState(
-  bench: BenchDatabase,
-  countWrites: boolean,
-): Promise<{ usage: number; consistent: boolean; partnerWrites?: number }> {
+interface Books {
+  usage: number;
+  /** balance + usage equals the grant and nothing is reserved. */
+  consistent: boolean;
+}
+
+/** Both partners' books (cipgate's, the baseline's) and, on PostgreSQL, its count of partner-row updates. */
+async function creditState(bench: BenchDatabase): Promise<{ ours: Books; theirs: Books; partnerWrites?: number }> {
   // Requests still in flight when autocannon stops hold reservations until they settle, which under
   // contention takes longer than one request's latency: wait for the holds to drain (bounded) before
   // judging the books.
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const [row] = await bench.db.query<Record<string, number | string>>(
-      'select credit_balance, credit_usage, credit_reserved from partner where id = ?',
-      [bench.partnerId],
+    const rows = await bench.db.query<Record<string, number | string>>(
+      'select id, credit_balance, credit_usage, credit_reserved from partner where id in (?, ?)',
+      [bench.partnerId, bench.baselinePartnerId],
     );
-    const balance = Number(row?.credit_balance);
-    const usage = Number(row?.credit_usage);
-    const reserved = Number(row?.credit_reserved);
-    if (reserved === 0 || Date.now() > deadline) {
+    const books = (id: string): Books & { reserved: number } => {
+      const row = rows.find((r) => r.id === id);
+      const balance = Number(row?.credit_balance);
+      const usage = Number(row?.credit_usage);
+      const reserved = Number(row?.credit_reserved);
+      return { usage, reserved, consistent: balance + usage === BENCH_CREDITS && reserved === 0 };
+    };
+    const ours = books(bench.partnerId);
+    const theirs = books(bench.baselinePartnerId);
+    if ((ours.reserved === 0 && theirs.reserved === 0) || Date.now() > deadline) {
       return {
-        usage,
-        consistent: balance + usage === BENCH_CREDITS && reserved === 0,
-        ...(countWrites ? await partnerWrites(bench) : {}),
+        ours: { usage: ours.usage, consistent: ours.consistent },
+        theirs: { usage: theirs.usage, consistent: theirs.consistent },
+        ...(await partnerWrites(bench)),
       };
     }
     await sleep(200);
@@ -173,11 +178,11 @@ async function creditState(
 
 /**
  * Every ledger write (a per-request hold or settlement, a lease taken, flushed or handed back) updates
- * the partner row once, so PostgreSQL's count of that row's updates is the ledger's write count. A
+ * the partner row once, so PostgreSQL's count of updates of the partner table is the ledger's write count,
+ * cipgate's and the baseline's together (each side has its own row; the table is counted as one). A
  * backend that reported less than a second ago keeps what it counted since and reports it once idle for
- * 10 s (PostgreSQL 15's PGSTAT_IDLE_INTERVAL): without the wait, the last second of the previous side's
- * writes — the baseline's, one per call — landed in cipgate's count (0.43–0.49 writes per call measured
- * for the contention scenario, which follows a paid baseline run, against 0.012 for the others).
+ * 10 s (PostgreSQL 15's PGSTAT_IDLE_INTERVAL): without the wait, the count read after a scenario missed
+ * its last second of writes and the next scenario's count gained them.
  */
 async function partnerWrites(bench: BenchDatabase): Promise<{ partnerWrites?: number }> {
   if (bench.kind !== 'postgresql') return {};
@@ -200,47 +205,77 @@ async function measure(
   return load({ url: target.url, requests, connections, durationS });
 }
 
-async function runScenario(s: Scenario, bench: BenchDatabase, server: Child, baseline: Child): Promise<ScenarioResult> {
-  const result: ScenarioResult = { id: s.id, title: s.title, connections: s.connections, target: s.target };
-  const first = s.requests[0] as Request;
-  const [ours, theirs] = await Promise.all([answer(server.url, first), answer(baseline.url, first)]);
-  if (ours.status !== 200) {
-    result.skipped = `cipgate answered ${ours.status} ${JSON.stringify(ours.body).slice(0, 160)}`;
+/**
+ * One scenario: a pre-flight comparison of the two answers, a warm-up of each side, then the measured time
+ * in slices that alternate between the servers, each side's first slice in turn (cipgate, baseline,
+ * baseline, cipgate, …). This machine's speed drifts by tens of percent within a minute; measured one
+ * after the other, the two sides met different machines, and the ratio of one scenario moved by up to a
+ * third between runs. Alternating, a drift weighs on both sides alike. Each side pays with its own
+ * partner, so the books tell the two sides' charges apart.
+ */
+async function runScenario(
+  ours: Scenario,
+  theirs: Scenario,
+  bench: BenchDatabase,
+  server: Child,
+  baseline: Child,
+): Promise<ScenarioResult> {
+  const result: ScenarioResult = { id: ours.id, title: ours.title, connections: ours.connections, target: ours.target };
+  const [a, b] = await Promise.all([
+    answer(server.url, ours.requests[0] as Request),
+    answer(baseline.url, theirs.requests[0] as Request),
+  ]);
+  if (a.status !== 200) {
+    result.skipped = `cipgate answered ${a.status} ${JSON.stringify(a.body).slice(0, 160)}`;
     return result;
   }
-  if (theirs.status !== 200)
-    throw new Error(`baseline answered ${theirs.status} for ${s.id}: ${JSON.stringify(theirs.body)}`);
-  result.answerDifference = firstDifference(ours.body, theirs.body);
+  if (b.status !== 200) throw new Error(`baseline answered ${b.status} for ${ours.id}: ${JSON.stringify(b.body)}`);
+  result.answerDifference = firstDifference(a.body, b.body);
 
-  const side = async (target: Child) => {
-    // Warm-up first, so the credits counted are those of the measured answers only.
-    if (settings.warmupS > 0)
-      await load({ url: target.url, requests: s.requests, connections: s.connections, durationS: settings.warmupS });
-    // Writes are counted for cipgate only: the baseline's are one statement a call by construction.
-    const countWrites = target === server;
-    const before = s.paid ? await creditState(bench, countWrites) : undefined;
-    const run = await withRssPeak(target, () => measure(target, s.requests, s.connections, settings.durationS, 0));
-    const after = s.paid ? await creditState(bench, countWrites) : undefined;
-    return { run, before, after };
-  };
-  const ourSide = await side(server);
-  const theirSide = await side(baseline);
-  result.server = ourSide.run.result;
-  result.baseline = theirSide.run.result;
-  result.serverPeakRssMiB = ourSide.run.peakMiB;
-  result.baselinePeakRssMiB = theirSide.run.peakMiB;
-  result.ratio = result.baseline.rps > 0 ? result.server.rps / result.baseline.rps : 0;
-  if (s.target !== undefined) result.met = result.ratio >= s.target;
-  if (s.paid && ourSide.before && ourSide.after && theirSide.before && theirSide.after) {
-    const check = (x: typeof ourSide, r: LoadResult): CreditCheck => ({
-      answers: r.ok,
-      charged: (x.after?.usage ?? 0) - (x.before?.usage ?? 0),
-      ...(x.after?.partnerWrites !== undefined && x.before?.partnerWrites !== undefined
-        ? { writesPerCall: (x.after.partnerWrites - x.before.partnerWrites) / Math.max(1, r.ok) }
-        : {}),
-      consistent: Boolean(x.after?.consistent),
-    });
-    result.credits = { server: check(ourSide, result.server), baseline: check(theirSide, result.baseline) };
+  const sides = [
+    { target: server, scenario: ours, runs: [] as TimedLoad[] },
+    { target: baseline, scenario: theirs, runs: [] as TimedLoad[] },
+  ];
+  const slice = ({ target, scenario }: (typeof sides)[number], durationS: number) =>
+    timedLoad({ url: target.url, requests: scenario.requests, connections: scenario.connections, durationS });
+  // Warm-up first, so the credits counted are those of the measured answers only.
+  if (settings.warmupS > 0) for (const side of sides) await slice(side, settings.warmupS);
+  const before = ours.paid ? await creditState(bench) : undefined;
+  const { peaksMiB } = await withRssPeaks([server, baseline], async () => {
+    for (let i = 0; i < settings.slices; i++) {
+      for (const side of i % 2 ? [...sides].reverse() : sides) {
+        side.runs.push(await slice(side, settings.durationS / settings.slices));
+      }
+    }
+  });
+  const after = ours.paid ? await creditState(bench) : undefined;
+  const [oursMeasured, theirsMeasured] = sides.map((side) => combine(side.runs)) as [LoadResult, LoadResult];
+  result.server = oursMeasured;
+  result.baseline = theirsMeasured;
+  [result.serverPeakRssMiB, result.baselinePeakRssMiB] = peaksMiB;
+  result.ratio = theirsMeasured.rps > 0 ? oursMeasured.rps / theirsMeasured.rps : 0;
+  if (ours.target !== undefined) result.met = result.ratio >= ours.target;
+  if (before && after) {
+    const theirCharges = after.theirs.usage - before.theirs.usage;
+    // The baseline charges each paid call (1 credit) with one UPDATE of its partner row: what the row
+    // count says beyond those is cipgate's.
+    const ourWrites =
+      after.partnerWrites !== undefined && before.partnerWrites !== undefined
+        ? after.partnerWrites - before.partnerWrites - theirCharges
+        : undefined;
+    result.credits = {
+      server: {
+        answers: oursMeasured.ok,
+        charged: after.ours.usage - before.ours.usage,
+        consistent: before.ours.consistent && after.ours.consistent,
+        ...(ourWrites !== undefined ? { writesPerCall: ourWrites / Math.max(1, oursMeasured.ok) } : {}),
+      },
+      baseline: {
+        answers: theirsMeasured.ok,
+        charged: theirCharges,
+        consistent: before.theirs.consistent && after.theirs.consistent,
+      },
+    };
   }
   return result;
 }
@@ -317,9 +352,11 @@ async function benchDatabase(kind: 'sqlite' | 'postgresql'): Promise<DatabaseRep
       if (!flags['no-scale'] || sizes.length > 1)
         report.scale.push(await scaleStep(bench, server, baseline, loadSeconds));
       if (size === settings.mainSize) {
+        const theirs = scenarios(size, bench.baselineApiKey, settings.connections);
         for (const s of scenarios(size, bench.apiKey, settings.connections)) {
           if (only && !only.has(s.id)) continue;
-          const r = await runScenario(s, bench, server, baseline);
+          // Free calls (stats reads the caller's own partner) keep one key, so both answers name one partner.
+          const r = await runScenario(s, theirs.find((t) => t.id === s.id && t.paid) ?? s, bench, server, baseline);
           report.scenarios.push(r);
           report.memory.peakMiB = Math.max(report.memory.peakMiB, r.serverPeakRssMiB ?? 0);
           log(
@@ -444,9 +481,11 @@ async function profileRun(outDir: string): Promise<void> {
 
 async function main(): Promise<void> {
   const started = performance.now();
+  const pinning = pinLoadGenerator();
   const report: Report = {
     meta: {
       ...machineMeta(root),
+      pinning,
       quick: flags.quick,
       ...settings,
     },

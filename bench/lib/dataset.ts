@@ -90,11 +90,15 @@ export interface BenchDatabase {
   /** The bench partner's key: enough credits for every paid request of the run. */
   apiKey: string;
   partnerId: string;
+  /**
+   * The baseline's own partner with the same grant: the two servers' slices of a scenario alternate, so
+   * each side's charges are told apart by whose books they land in.
+   */
+  baselineApiKey: string;
+  baselinePartnerId: string;
   size: number;
   /** Grows the registry to `to` names; returns the seconds it took. */
   grow(to: number): Promise<number>;
-  /** Credits charged to the bench partner so far. */
-  usage(): Promise<number>;
   drop(): Promise<void>;
 }
 
@@ -134,6 +138,11 @@ export async function createBenchDatabase(
     email: 'bench@example.com',
     credits: BENCH_CREDITS,
   });
+  const theirs = await createPartner(db, {
+    name: 'Bench baseline partner',
+    email: 'bench-baseline@example.com',
+    credits: BENCH_CREDITS,
+  });
   const summary = await importNames(db, importLines(0, Math.min(IMPORTED, size)));
   if (summary.rejected)
     throw new Error(`bench names rejected by the importer: ${JSON.stringify(summary.errors.slice(0, 3))}`);
@@ -144,6 +153,8 @@ export async function createBenchDatabase(
     db,
     apiKey: key.apiKey,
     partnerId: partner.id,
+    baselineApiKey: theirs.key.apiKey,
+    baselinePartnerId: theirs.partner.id,
     size: Math.min(IMPORTED, size),
     async grow(to) {
       const started = performance.now();
@@ -158,12 +169,6 @@ export async function createBenchDatabase(
       await db.run(db.dialect === 'postgresql' ? 'vacuum analyze mns_name' : 'analyze');
       bench.size = Math.max(bench.size, to);
       return (performance.now() - started) / 1000;
-    },
-    async usage() {
-      const [row] = await db.query<{ u: number | string }>('select credit_usage as u from partner where id = ?', [
-        partner.id,
-      ]);
-      return Number(row?.u ?? 0);
     },
     async drop() {
       await db.close();

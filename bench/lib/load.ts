@@ -24,12 +24,22 @@ export interface LoadOptions {
   amount?: number;
 }
 
+/** One run's result with the timing of each successful answer, so runs can be combined. */
+export interface TimedLoad {
+  result: LoadResult;
+  samples: number[];
+}
+
 /**
  * Drives `url` with autocannon. Latency percentiles are computed from every answer's own timing:
  * autocannon's histogram rounds to whole milliseconds, which hides the difference between a 0.6 ms
  * baseline and a 1.4 ms framework answer.
  */
 export async function load(options: LoadOptions): Promise<LoadResult> {
+  return (await timedLoad(options)).result;
+}
+
+export async function timedLoad(options: LoadOptions): Promise<TimedLoad> {
   const samples: number[] = [];
   const instance = autocannon({
     url: options.url,
@@ -44,22 +54,48 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     if (statusCode >= 200 && statusCode < 300) samples.push(responseTime);
   });
   const result = await instance;
-  samples.sort((a, b) => a - b);
-  const pct = (p: number) =>
-    samples.length ? (samples[Math.min(samples.length - 1, Math.floor(p * samples.length))] as number) : 0;
-  const ok = result['2xx'];
-  const durationS = result.duration;
   return {
-    requests: result.requests.total,
-    ok,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    durationS,
+    samples,
+    result: summary(samples, {
+      requests: result.requests.total,
+      ok: result['2xx'],
+      non2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      durationS: result.duration,
+    }),
+  };
+}
+
+/** Several runs against one server as one: counts and durations added, percentiles over all answers. */
+export function combine(runs: readonly TimedLoad[]): LoadResult {
+  const sum = (f: (r: LoadResult) => number) => runs.reduce((s, r) => s + f(r.result), 0);
+  return summary(
+    runs.flatMap((r) => r.samples),
+    {
+      requests: sum((r) => r.requests),
+      ok: sum((r) => r.ok),
+      non2xx: sum((r) => r.non2xx),
+      errors: sum((r) => r.errors),
+      timeouts: sum((r) => r.timeouts),
+      durationS: sum((r) => r.durationS),
+    },
+  );
+}
+
+function summary(
+  samples: number[],
+  counts: Pick<LoadResult, 'requests' | 'ok' | 'non2xx' | 'errors' | 'timeouts' | 'durationS'>,
+): LoadResult {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const pct = (p: number) =>
+    sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number) : 0;
+  return {
+    ...counts,
     // Only successful answers count: a fast 400 or 500 must never look like throughput.
-    rps: durationS > 0 ? ok / durationS : 0,
+    rps: counts.durationS > 0 ? counts.ok / counts.durationS : 0,
     p50Ms: pct(0.5),
     p99Ms: pct(0.99),
-    meanMs: samples.length ? samples.reduce((s, v) => s + v, 0) / samples.length : 0,
+    meanMs: sorted.length ? sorted.reduce((s, v) => s + v, 0) / sorted.length : 0,
   };
 }

@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A port free on loopback right now (the OS picks it; the child binds it a moment later). */
@@ -40,10 +41,16 @@ export async function startChild(options: {
   nodeArgs?: string[];
   timeoutMs?: number;
 }): Promise<Child> {
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script], {
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const command = [process.execPath, ...(options.nodeArgs ?? []), options.script];
+  const pinned = pinning();
+  const child: ChildProcess = spawn(
+    pinned ? 'taskset' : process.execPath,
+    [...(pinned ? ['-c', String(pinned.server), ...command] : command.slice(1))],
+    {
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
@@ -92,6 +99,27 @@ export async function startChild(options: {
   };
 }
 
+/**
+ * CPU pinning: the load generator (the bench process, autocannon included) on one core, every server on
+ * another. On a 2-core machine the scheduler otherwise places the server, its GC and libuv threads and
+ * the load generator as it likes, now side by side and now on one core, and the same build measured
+ * from 0.29 to 0.45 of the baseline in runs minutes apart. Each server now gets one core, whole, and the
+ * two sides are measured alike. Off (undefined) with one CPU or without util-linux's `taskset`.
+ */
+export function pinning(): { loadGenerator: number; server: number } | undefined {
+  pinningChecked ??= availableParallelism() >= 2 && spawnSync('taskset', ['-p', String(process.pid)]).status === 0;
+  return pinningChecked ? { loadGenerator: 0, server: 1 } : undefined;
+}
+let pinningChecked: boolean | undefined;
+
+/** Moves this process (all its threads) to the load generator's core; says where everything runs. */
+export function pinLoadGenerator(): string {
+  const pinned = pinning();
+  if (!pinned) return 'not pinned (one CPU, or no taskset)';
+  execFileSync('taskset', ['-a', '-p', '-c', String(pinned.loadGenerator), String(process.pid)], { stdio: 'ignore' });
+  return `load generator on CPU ${pinned.loadGenerator}, each server on CPU ${pinned.server}`;
+}
+
 export function rssMiB(pid: number): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -108,14 +136,27 @@ export async function withRssPeak<T>(
   work: () => Promise<T>,
   everyMs = 200,
 ): Promise<{ result: T; peakMiB: number }> {
-  let peak = child.rssMiB();
-  const timer = setInterval(() => {
-    peak = Math.max(peak, child.rssMiB());
-  }, everyMs);
+  const { result, peaksMiB } = await withRssPeaks([child], work, everyMs);
+  return { result, peakMiB: peaksMiB[0] as number };
+}
+
+/** `withRssPeak` for several processes at once: one peak each, in the order given. */
+export async function withRssPeaks<T>(
+  children: readonly Child[],
+  work: () => Promise<T>,
+  everyMs = 200,
+): Promise<{ result: T; peaksMiB: number[] }> {
+  const peaks = children.map((c) => c.rssMiB());
+  const sample = () => {
+    children.forEach((c, i) => {
+      peaks[i] = Math.max(peaks[i] as number, c.rssMiB());
+    });
+  };
+  const timer = setInterval(sample, everyMs);
   try {
     const result = await work();
-    peak = Math.max(peak, child.rssMiB());
-    return { result, peakMiB: peak };
+    sample();
+    return { result, peaksMiB: peaks };
   } finally {
     clearInterval(timer);
   }
