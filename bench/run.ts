@@ -21,7 +21,7 @@ import { firstDifference } from './lib/compare.js';
 import { BENCH_CREDITS, type BenchDatabase, createBenchDatabase, importSpeed } from './lib/dataset.js';
 import { combine, type LoadResult, load, type TimedLoad, timedLoad } from './lib/load.js';
 import { machineMeta } from './lib/machine.js';
-import { type Child, freePort, pinLoadGenerator, startChild, withRssPeak, withRssPeaks } from './lib/processes.js';
+import { type Child, freePort, place, startChild, withRssPeak, withRssPeaks } from './lib/processes.js';
 import { type ProfileSummary, summarize } from './lib/profile.js';
 import { type DatabaseReport, markdown, type Report, type ScaleRow, type ScenarioResult } from './lib/report.js';
 import { batchRequests, type Scenario, scenarios, searchRequests } from './lib/scenarios.js';
@@ -82,11 +82,16 @@ const deployedNodeArgs = (): string[] => {
   return start.split(/\s+/).filter((arg) => arg.startsWith('--'));
 };
 
-async function startServer(bench: BenchDatabase, extraNodeArgs: string[] = []): Promise<Child> {
+async function startServer(
+  bench: BenchDatabase,
+  cpu: number | undefined,
+  extraNodeArgs: string[] = [],
+): Promise<Child> {
   const serverPort = await freePort();
   const nodeArgs = [...deployedNodeArgs(), ...extraNodeArgs];
   return startChild({
     name: 'cipgate',
+    cpu,
     script: join(root, 'dist/src/main.js'),
     port: serverPort,
     readyPath: '/readyz',
@@ -113,11 +118,15 @@ async function startServer(bench: BenchDatabase, extraNodeArgs: string[] = []): 
   });
 }
 
-async function startServers(bench: BenchDatabase): Promise<{ server: Child; baseline: Child }> {
-  const server = await startServer(bench);
+async function startServers(
+  bench: BenchDatabase,
+  cpu: number | undefined,
+): Promise<{ server: Child; baseline: Child }> {
+  const server = await startServer(bench, cpu);
   const baselinePort = await freePort();
   const baseline = await startChild({
     name: 'baseline',
+    cpu,
     script: join(root, 'dist/bench/baseline-server.js'),
     port: baselinePort,
     readyPath: '/readyz',
@@ -331,8 +340,10 @@ async function benchDatabase(kind: 'sqlite' | 'postgresql'): Promise<DatabaseRep
   const t0 = performance.now();
   const bench = await createBenchDatabase(kind, flags.pg as string, sizes[0] as number);
   const firstLoad = (performance.now() - t0) / 1000;
+  const placement = place(kind === 'sqlite');
   const report: DatabaseReport = {
     kind,
+    placement: placement.description,
     names: settings.mainSize,
     scenarios: [],
     scale: [],
@@ -341,7 +352,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgresql'): Promise<DatabaseRep
   };
   let servers: { server: Child; baseline: Child } | undefined;
   try {
-    servers = await startServers(bench);
+    servers = await startServers(bench, placement.serverCpu);
     const { server, baseline } = servers;
     await sleep(1000);
     report.memory.idleMiB = server.rssMiB();
@@ -406,13 +417,14 @@ const PROFILED = ['public-name', 'public-names-1000', 'partner-stats', 'partner-
 async function profileRun(outDir: string): Promise<void> {
   const kind = kinds[0] ?? 'postgresql';
   const bench = await createBenchDatabase(kind, flags.pg as string, settings.mainSize);
+  const { serverCpu } = place(kind === 'sqlite');
   const profDir = mkdtempSync(join(tmpdir(), 'cipgate-prof-'));
   const results: { id: string; title: string; rps: number; summary: ProfileSummary }[] = [];
   try {
     for (const s of scenarios(bench.size, bench.apiKey, settings.connections)) {
       if (!(only ?? new Set(PROFILED)).has(s.id)) continue;
       const dir = join(profDir, s.id);
-      const server = await startServer(bench, ['--cpu-prof', '--cpu-prof-dir', dir]);
+      const server = await startServer(bench, serverCpu, ['--cpu-prof', '--cpu-prof-dir', dir]);
       let rps = 0;
       const nowUs = () => Number(process.hrtime.bigint() / 1000n);
       let window = { fromUs: 0, toUs: 0 };
@@ -481,11 +493,9 @@ async function profileRun(outDir: string): Promise<void> {
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const pinning = pinLoadGenerator();
   const report: Report = {
     meta: {
       ...machineMeta(root),
-      pinning,
       quick: flags.quick,
       ...settings,
     },

@@ -40,17 +40,16 @@ export async function startChild(options: {
   readyPath: string;
   nodeArgs?: string[];
   timeoutMs?: number;
+  /** The CPU the process and all its threads run on (`place`); anywhere when undefined. */
+  cpu?: number;
 }): Promise<Child> {
   const command = [process.execPath, ...(options.nodeArgs ?? []), options.script];
-  const pinned = pinning();
-  const child: ChildProcess = spawn(
-    pinned ? 'taskset' : process.execPath,
-    [...(pinned ? ['-c', String(pinned.server), ...command] : command.slice(1))],
-    {
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const pinned = options.cpu !== undefined ? ['taskset', '-c', String(options.cpu)] : [];
+  const [file, ...args] = [...pinned, ...command] as [string, ...string[]];
+  const child: ChildProcess = spawn(file, args, {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
@@ -100,25 +99,25 @@ export async function startChild(options: {
 }
 
 /**
- * CPU pinning: the load generator (the bench process, autocannon included) on one core, every server on
- * another. On a 2-core machine the scheduler otherwise places the server, its GC and libuv threads and
- * the load generator as it likes, now side by side and now on one core, and the same build measured
- * from 0.29 to 0.45 of the baseline in runs minutes apart. Each server now gets one core, whole, and the
- * two sides are measured alike. Off (undefined) with one CPU or without util-linux's `taskset`.
+ * Where one database's run places its processes. With the embedded database (SQLite) a server process is
+ * the whole server side: the bench process (autocannon) runs on CPU 0 and every server, with all its
+ * threads, on CPU 1. Unpinned on this 2-core machine, the scheduler placed the server, its GC and libuv
+ * threads and the load generator as it liked, now side by side and now on one core, and one scenario of
+ * one build measured from 0.29 to 0.45 of the baseline in runs minutes apart. PostgreSQL's own processes
+ * are a third busy party that needs a share of both cores: pinning the servers left the database the
+ * core of whichever process ran beside it (a PostgreSQL search fell to the same 1,150 req/s for both
+ * servers), so nothing is pinned there. Nothing is pinned with one CPU or without util-linux's `taskset`.
  */
-export function pinning(): { loadGenerator: number; server: number } | undefined {
-  pinningChecked ??= availableParallelism() >= 2 && spawnSync('taskset', ['-p', String(process.pid)]).status === 0;
-  return pinningChecked ? { loadGenerator: 0, server: 1 } : undefined;
+export function place(embedded: boolean): { serverCpu?: number; description: string } {
+  canPin ??= availableParallelism() >= 2 && spawnSync('taskset', ['-p', String(process.pid)]).status === 0;
+  if (!canPin) return { description: 'not pinned (one CPU, or no taskset)' };
+  const cpus = embedded ? '0' : `0-${availableParallelism() - 1}`;
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
+  return embedded
+    ? { serverCpu: 1, description: 'load generator on CPU 0, each server on CPU 1' }
+    : { description: 'not pinned (the database server needs a share of every core)' };
 }
-let pinningChecked: boolean | undefined;
-
-/** Moves this process (all its threads) to the load generator's core; says where everything runs. */
-export function pinLoadGenerator(): string {
-  const pinned = pinning();
-  if (!pinned) return 'not pinned (one CPU, or no taskset)';
-  execFileSync('taskset', ['-a', '-p', '-c', String(pinned.loadGenerator), String(process.pid)], { stdio: 'ignore' });
-  return `load generator on CPU ${pinned.loadGenerator}, each server on CPU ${pinned.server}`;
-}
+let canPin: boolean | undefined;
 
 export function rssMiB(pid: number): number {
   try {
