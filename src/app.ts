@@ -75,7 +75,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   let draining = false;
   echoRequestId(http);
-  coalesceWrites(http);
   // A keep-alive connection that was busy when draining began would otherwise hold the process open
   // after its last answer: tell the client to reconnect elsewhere.
   http.addHook('onSend', (_request, reply, payload, done) => {
@@ -186,6 +185,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     prices: supergraph.prices,
     apiSdl: supergraph.apiSdl,
   });
+  // The last onSend hook: it sees the answer as it will be written (compressed, with the landing page's
+  // link), and a small one waits only for the write.
+  coalesceWrites(http);
 
   return {
     http,

@@ -5,10 +5,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { coalesceWrites } from './write-coalescing.js';
 
 /** A server whose answers log when their handler ran and when they reached the socket. */
-async function server(coalesce: boolean): Promise<{ app: FastifyInstance; events: string[] }> {
+async function server(coalesce: boolean): Promise<{ app: FastifyInstance; events: string[]; payloads: string[] }> {
   const app = Fastify();
   const events: string[] = [];
+  const payloads: string[] = [];
   if (coalesce) coalesceWrites(app);
+  // What the hooks after it are given: a string, or bytes.
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    payloads.push(Buffer.isBuffer(payload) ? 'bytes' : typeof payload);
+    done(null, payload);
+  });
   app.addHook('onRequest', (request, reply, done) => {
     const end = reply.raw.end.bind(reply.raw) as (...args: unknown[]) => unknown;
     reply.raw.end = ((...args: unknown[]) => {
@@ -32,7 +38,7 @@ async function server(coalesce: boolean): Promise<{ app: FastifyInstance; events
     return { ok: true };
   });
   await app.ready();
-  return { app, events };
+  return { app, events, payloads };
 }
 
 let app: FastifyInstance | undefined;
@@ -91,6 +97,18 @@ describe('coalesceWrites', () => {
     app = s.app;
     await threeAtOnce(s.app, '/big');
     expect(s.events).toEqual(['answer 1', 'write 1', 'answer 2', 'write 2', 'answer 3', 'write 3']);
+  });
+
+  it('hands a large string on as bytes, with the same body, type and length', async () => {
+    const s = await server(true);
+    app = s.app;
+    const big = await s.app.inject({ url: '/big?n=é' });
+    const small = await s.app.inject({ url: '/?n=1' });
+    expect(s.payloads).toEqual(['bytes', 'string']);
+    expect(big.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(big.headers['content-length'])).toBe(big.rawPayload.length);
+    expect(big.json()).toEqual({ n: 'é', padding: 'x'.repeat(20_000) });
+    expect(small.json()).toEqual({ n: '1' });
   });
 
   it('answers a send that throws with the error, as Fastify does when it sends at once', async () => {

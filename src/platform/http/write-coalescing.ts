@@ -9,6 +9,13 @@ interface Pending {
  * Larger answers are written at once: their requests cost milliseconds, not a wake-up's microseconds, and
  * held to the turn's end a 1000-address batch (~60 kB) cost 4–9 % more CPU. Streams too: they are written
  * as they are read.
+ *
+ * A larger string is handed on as bytes. The serialisers build it by concatenation, and as a string it was
+ * copied twice more on its way out: once flattened to count its bytes (`content-length`), and once more
+ * because `node:http` prepends the header to a string body and writes the joined string. As a Buffer it
+ * is encoded once and goes out beside the header in one `writev`. Measured on the 1000-address batches
+ * (SQLite, 8 rounds alternating, each server on its own core): server CPU 8,044 → 7,453 µs per REST
+ * batch (lower in all 8 rounds) and 7,341 → 6,886 per GraphQL batch (lower in 7).
  */
 const COALESCED_MAX_LENGTH = 16 * 1024;
 const small = (payload: unknown): boolean =>
@@ -43,7 +50,7 @@ export function coalesceWrites(http: FastifyInstance): void {
     }
   };
   http.addHook('onSend', (_request, reply, payload, done) => {
-    if (!small(payload)) done(null, payload);
+    if (!small(payload)) done(null, typeof payload === 'string' ? Buffer.from(payload) : payload);
     else if (queued.push({ reply, write: () => done(null, payload) }) === 1) setImmediate(flush);
   });
 }
