@@ -395,8 +395,10 @@ async function benchDatabase(kind: 'sqlite' | 'postgresql'): Promise<DatabaseRep
     report.plans = await plans(bench);
     await sleep(2000);
     report.memory.afterLoadMiB = server.rssMiB();
-    // Alone on the machine (both servers idle): the importer is a one-process CLI, timed by itself.
+    // Alone on the machine (both servers idle): the importer is a one-process CLI, timed by itself, with
+    // every core (the load generator's pinning is undone; its GC threads would share one core otherwise).
     if (!only) {
+      place(false);
       report.import = await importSpeed(kind, flags.pg as string, settings.importLines);
       log(`${kind}: names:import ${report.import.namesPerSecond.toFixed(0)} names/s`);
     }

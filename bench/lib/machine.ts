@@ -13,13 +13,13 @@ export function machineMeta(root: string) {
 }
 
 /**
- * The commit measured, flagged when src/ or bench/ differ from it (numbers then describe other code); the
- * bench's own earlier results do not count.
+ * The commit measured, flagged when the code in src/ or bench/ differs from it (numbers then describe other
+ * code); the bench's own earlier results and the docs do not count.
  */
 function gitCommit(root: string): string {
   try {
     const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'bench', ':!bench/results'], {
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'bench', ':!bench/results', ':!*.md'], {
       cwd: root,
       encoding: 'utf8',
     }).trim();
