@@ -185,8 +185,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     prices: supergraph.prices,
     apiSdl: supergraph.apiSdl,
   });
-  // The last onSend hook: it sees the answer as it will be written (compressed, with the landing page's
-  // link), and a small one waits only for the write.
+  // The last onSend hook (see coalesceWrites): after compression and the landing page's link.
   coalesceWrites(http);
 
   return {

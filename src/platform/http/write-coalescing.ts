@@ -33,6 +33,10 @@ const small = (payload: unknown): boolean =>
  * and p99 latency lower, not higher, because the answers stop queueing behind the wake-ups. A turn's
  * other answers delay a response by at most the turn's remaining work (each request still runs to its
  * answer before the turn ends).
+ *
+ * Register it after every other onSend hook (hooks apply to routes declared before them too): it then
+ * sees the answer as it will be written, a small one waits only for its write, and the hooks before it
+ * get the string they were written for, not the bytes a larger answer becomes here.
  */
 export function coalesceWrites(http: FastifyInstance): void {
   let queued: Pending[] = [];

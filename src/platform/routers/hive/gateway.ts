@@ -47,7 +47,6 @@ export async function buildHiveGateway(config: Config, options: HiveGatewayOptio
     ...edgeServerOptions(config),
   });
   echoRequestId(http);
-  coalesceWrites(http);
   await http.register(rateLimitPlugin, { config });
   await http.register(errorHandlerPlugin);
   await http.register(authPlugin, { verify: options.verify });
@@ -92,5 +91,6 @@ export async function buildHiveGateway(config: Config, options: HiveGatewayOptio
     },
   });
   http.addHook('onClose', async () => gateway.dispose());
+  coalesceWrites(http);
   return http;
 }
