@@ -157,12 +157,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     services,
   });
   // No automatic HEAD: it would run (and charge) a GET query whose answer is never sent.
-  http.route<{ Reply: string }>({
+  http.route<{ Reply: string | Buffer }>({
     method: ['GET', 'POST', 'OPTIONS'],
     url: '/graphql',
     preHandler: nestingGuard(config.graphqlLimits),
     async handler(request, reply) {
-      return (await direct(request, reply)) ?? graphqlHandler.call(this, request, reply);
+      // Apollo's handler answers text; the direct path answers a large answer as bytes (jsonText).
+      return (await direct(request, reply)) ?? graphqlHandler.call(this, request as never, reply as never);
     },
     exposeHeadRoute: false,
   });

@@ -16,6 +16,7 @@ import { rootFields } from '../credits/root-fields.js';
 import { httpStatusOfResult } from '../graphql/errors.js';
 import { type GraphqlLimits, knownRootOperationRule, limitsValidationRule, operationCost } from '../graphql/limits.js';
 import { contextFor } from '../graphql/request-context.js';
+import { jsonText } from '../http/json-text.js';
 import type { Services } from '../services.js';
 import type { PriceTable } from './prices.js';
 import { type GraphqlServer, logFailedFields } from './server.js';
@@ -85,7 +86,7 @@ export function directGraphql(opts: {
   };
 
   /** Answers the request, or returns undefined (having sent and charged nothing) to leave it to Apollo. */
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<string | undefined> => {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<string | Buffer | undefined> => {
     if (request.method !== 'POST' || !isJson(request.headers['content-type']) || !acceptsJson(request.headers.accept)) {
       return undefined;
     }
@@ -133,7 +134,7 @@ export function directGraphql(opts: {
       ...creditHeaders(credits),
     });
     // Apollo's field order and trailing newline, so both paths answer the same bytes.
-    return `${JSON.stringify({ errors: formatted, data, extensions: { credits } })}\n`;
+    return jsonText({ errors: formatted, data, extensions: { credits } }, '\n');
   };
 }
 
