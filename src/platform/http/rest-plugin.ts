@@ -15,6 +15,7 @@ import { type GraphqlServer, logFailedFields } from '../gateway/server.js';
 import { contextFor } from '../graphql/request-context.js';
 import type { Services } from '../services.js';
 import { dataSchema, inputSchema, type JsonSchema, nonNull, schemaAt } from './graphql-json-schema.js';
+import { collectionOf, collectionText } from './rest-collection.js';
 import type { RestRoute } from './rest-route.js';
 
 /** The error a REST answer stands for: the GraphQL answer's first error, by its code. */
@@ -93,7 +94,7 @@ export function deriveRoute(api: GraphQLSchema, route: RestRoute<unknown>) {
       return variable ? { [variable]: picked } : picked;
     };
   }
-  return { operation, schema, respond, variables: variables ?? (() => ({})) };
+  return { operation, schema, respond, variables: variables ?? (() => ({})), collection: collectionOf(response) };
 }
 
 /**
@@ -117,7 +118,7 @@ export async function restPlugin(
   const api = buildSchema(opts.apiSdl);
   const { apollo, compiled, formatError } = opts.graphql;
   for (const route of opts.routes) {
-    const { operation, schema, respond, variables } = deriveRoute(api, route);
+    const { operation, schema, respond, variables, collection } = deriveRoute(api, route);
     const fields = rootFields(operation, {}, {}, opts.prices);
     const paid = fields.some((f) => f.price > 0);
     // Parsed once; the same object is the compiled-operations cache key.
@@ -187,7 +188,16 @@ export async function restPlugin(
         if (formatted) throw errorOf(formatted);
         const body = answer(result.data as Record<string, unknown> | null);
         reply.headers(creditHeaders(credits));
-        return body;
+        // A larger list or map is serialised in slices by the same compiled serialiser (rest-collection.ts).
+        const text =
+          collection &&
+          collectionText(
+            body as Record<string, unknown>,
+            collection,
+            reply.compileSerializationSchema(collection.schema, '200'),
+          );
+        if (text !== undefined) reply.type('application/json; charset=utf-8');
+        return text ?? body;
       },
     });
   }
