@@ -16,6 +16,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { unescape as unescapeQuery } from 'node:querystring';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import pg from 'pg';
+// A large answer is built in pieces and encoded once, as cipgate builds its own (json-text.ts has no
+// imports: no framework comes with it). A string over 128 KiB, and every copy of one (the flat copy
+// encoding a concatenated string makes, the header node:http prepends), is a fresh large-object mapping
+// in V8, which this VM faults in at ~15 µs a page: a baseline building one string would pay that where
+// cipgate no longer does, and flatter the batch ratios.
+import { Pieces } from '../src/platform/http/json-text.js';
 
 /** A row as an array of its columns in select order: cheaper to build than an object on both drivers. */
 type Row = unknown[];
@@ -349,7 +355,8 @@ function graphql(req: IncomingMessage, body: Record<string, unknown>): Maybe<str
     case 'PrimaryNames':
       return then(primaryNames(v.addresses, v.caip2Id), (hits) => {
         const addresses = v.addresses as string[];
-        const out = new Pieces('{"data":{"primaryNames":[');
+        const out = new Pieces();
+        out.put('{"data":{"primaryNames":[');
         let first = true;
         for (let i = 0; i < hits.length; i++) {
           const row = hits[i];
@@ -376,7 +383,8 @@ function publicNames(body: Record<string, unknown>): Maybe<string | Buffer> {
     const addresses = body.addresses as string[];
     // An address sent twice is one key of the answer's object, as in the service's map.
     const seen = hits.length > 1 ? new Set<string>() : undefined;
-    const out = new Pieces('{"data":{');
+    const out = new Pieces();
+    out.put('{"data":{');
     let first = true;
     for (let i = 0; i < hits.length; i++) {
       const row = hits[i];
@@ -506,38 +514,6 @@ function send(res: ServerResponse, status: number, json: string | Buffer): void 
   const length = typeof json === 'string' ? Buffer.byteLength(json) : json.length;
   res.writeHead(status, ['content-type', 'application/json; charset=utf-8', 'content-length', length]);
   res.end(json);
-}
-
-/**
- * A large answer built in pieces of at most ~16 K characters and encoded once, as cipgate writes its
- * (src/platform/http/json-text.ts): a string over 128 KiB, and every copy of one (the flat copy encoding
- * a concatenated string makes, the header prepended to it), is a fresh large-object mapping in V8, which
- * this VM faults in at ~15 µs a page. A baseline building one string would pay that where cipgate no
- * longer does, and flatter the batch ratios.
- */
-class Pieces {
-  readonly #done: string[] = [];
-  #current: string;
-  constructor(start: string) {
-    this.#current = start;
-  }
-  put(text: string): void {
-    this.#current += text;
-    if (this.#current.length >= 16_384) {
-      this.#done.push(this.#current);
-      this.#current = '';
-    }
-  }
-  end(): string | Buffer {
-    if (!this.#done.length) return this.#current;
-    const pieces = [...this.#done, this.#current];
-    let length = 0;
-    for (const piece of pieces) length += Buffer.byteLength(piece);
-    const bytes = Buffer.allocUnsafe(length);
-    let offset = 0;
-    for (const piece of pieces) offset += bytes.write(piece, offset);
-    return bytes;
-  }
 }
 
 function fail(res: ServerResponse, err: unknown): void {
