@@ -13,6 +13,14 @@ if (typeof SqliteDialect !== 'function' || !('createDriver' in SqliteDialect.pro
   throw new Error('@mikro-orm/sql: NodeSqliteDialect no longer extends a Kysely dialect');
 
 /**
+ * A statement whose text starts with this comment answers its rows as arrays of column values, in the
+ * order of its select list, as the bench's baseline reads them: node:sqlite builds an array for a row
+ * faster than an object with named properties (a 1000-row reverse batch, 4 columns: ~1.3 against ~1.8 ms
+ * in a micro-benchmark). For the hottest SQLite-only statements, whose callers read columns by position.
+ */
+export const ROWS_AS_ARRAYS = '/* rows as arrays */ ';
+
+/**
  * Kysely dialect for `node:sqlite`, like MikroORM's `NodeSqliteDialect` but keeping prepared statements.
  *
  * The stock bridge calls `db.prepare(sql)` on every query; profiles of the public lookups on the
@@ -36,6 +44,7 @@ export class CachedNodeSqliteDialect extends SqliteDialect {
           let stmt = statements.get(sql);
           if (!stmt) {
             stmt = db.prepare(sql);
+            if (sql.startsWith(ROWS_AS_ARRAYS)) stmt.setReturnArrays(true);
             if (statements.size >= maxStatements) statements.delete(statements.keys().next().value as string);
             statements.set(sql, stmt);
           }
@@ -45,7 +54,10 @@ export class CachedNodeSqliteDialect extends SqliteDialect {
           prepare(sql: string) {
             const stmt = statement(sql);
             return {
-              reader: /^\s*(select|pragma|explain|with)/i.test(sql) || /\breturning\b/i.test(sql),
+              reader:
+                sql.startsWith(ROWS_AS_ARRAYS) ||
+                /^\s*(select|pragma|explain|with)/i.test(sql) ||
+                /\breturning\b/i.test(sql),
               all: (params: readonly unknown[]) => stmt.all(...(params as never[])),
               run: (params: readonly unknown[]) => stmt.run(...(params as never[])),
               get: (params: readonly unknown[]) => stmt.get(...(params as never[])),

@@ -1,3 +1,4 @@
+import { ROWS_AS_ARRAYS } from '../../../platform/db/node-sqlite-dialect.js';
 import type { Database } from '../../../platform/db/orm.js';
 import { prefixUpperBound } from '../../../platform/db/prefix-range.js';
 import { limitClause } from '../../../platform/db/sql-limit.js';
@@ -170,17 +171,18 @@ export async function findPrimaryNames(
     // values; each row names its key by position, so no key comes back as a new string. The covering
     // index is named: without ANALYZE statistics SQLite prefers the unique (owner_key, network) index,
     // which sends every hit on into the table.
-    const rows = await db.query<Row>(
-      `select k.key as at, m.name, m.owner from json_each(?2) k
+    // Rows as arrays ([at, name, owner]), cheaper for node:sqlite to build than objects.
+    const rows = await db.query<[unknown, unknown, unknown]>(
+      `${ROWS_AS_ARRAYS}select k.key as at, m.name, m.owner from json_each(?2) k
         join mns_name m indexed by mns_name_primary_lookup on m.owner_key = k.value
         where m.network = ?1 and m.is_primary and (m.expire_at is null or m.expire_at > ?3)`,
       [network, JSON.stringify(ownerKeys), now],
     );
     return rows.map((row) => ({
-      name: String(row.name),
+      name: String(row[1]),
       network,
-      owner: String(row.owner),
-      ownerKey: ownerKeys[Number(row.at)] as string,
+      owner: String(row[2]),
+      ownerKey: ownerKeys[Number(row[0])] as string,
     }));
   }
   // PostgreSQL binds its list either way, as fast as one array parameter.
