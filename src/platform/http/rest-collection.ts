@@ -1,5 +1,5 @@
 import type { JsonSchema } from './graphql-json-schema.js';
-import { Pieces } from './json-text.js';
+import { isPlainObject, Pieces } from './json-text.js';
 
 /** Entries serialised in one call: 256 entries of a 1000-address batch are ~45 kB of text. */
 const SLICE = 256;
@@ -29,12 +29,6 @@ export function collectionOf(response: JsonSchema): Collection | undefined {
   if (schema.type === 'object' && isSchema(entries) && !Object.keys(schema.properties ?? {}).length)
     return schema.patternProperties === undefined ? { key, schema, kind: 'map' } : undefined;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => {
-  if (typeof v !== 'object' || v === null) return false;
-  const proto = Object.getPrototypeOf(v);
-  return (proto === Object.prototype || proto === null) && typeof (v as { toJSON?: unknown }).toJSON !== 'function';
-};
 
 /**
  * The answer's text as the route's own serialiser writes it, built slice by slice: `serialize` (the
