@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase, usingPostgres } from '../../../test/support/database.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { ApiKey, Partner } from './entities/index.js';
 import { reserveCredits, settleHeld } from './ledger-statements.js';
 import { ROWS_AS_ARRAYS } from './node-sqlite-dialect.js';
@@ -124,21 +124,23 @@ describe('database handle on MikroORM', () => {
     });
   });
 
-  it.skipIf(usingPostgres())(
-    'answers rows as arrays on SQLite for a statement marked so, and as objects otherwise',
-    async () => {
-      expect(db.dialect).toBe('sqlite');
-      const sql = "select 1 as a, 'x' as b union all select 2, null";
-      expect(await db.query(`${ROWS_AS_ARRAYS}${sql}`)).toEqual([
-        [1, 'x'],
-        [2, null],
-      ]);
-      // The same text unmarked is another prepared statement, still answering objects.
-      expect(await db.query(sql)).toEqual([
-        { a: 1, b: 'x' },
-        { a: 2, b: null },
-      ]);
-      expect(await db.transaction((tx) => tx.query(`${ROWS_AS_ARRAYS}select 3 as c`))).toEqual([[3]]);
-    },
-  );
+  it('answers rows as arrays for a statement marked so, and as objects otherwise, in and out of transactions', async () => {
+    const sql = "select 1 as a, 'x' as b union all select 2, null";
+    expect(await db.query(`${ROWS_AS_ARRAYS}${sql}`)).toEqual([
+      [1, 'x'],
+      [2, null],
+    ]);
+    // The same text unmarked is another statement, still answering objects.
+    expect(await db.query(sql)).toEqual([
+      { a: 1, b: 'x' },
+      { a: 2, b: null },
+    ]);
+    // Values stay bound, `?` numbered for PostgreSQL on the marked path too.
+    expect(
+      await db.query(`${ROWS_AS_ARRAYS}select cast(? as text) as a, cast(? as text) as b`, ["it's", null]),
+    ).toEqual([["it's", null]]);
+    expect(
+      await db.transaction((tx) => tx.query(`${ROWS_AS_ARRAYS}select 3 as c, cast(? as text) as d`, ['y'])),
+    ).toEqual([[3, 'y']]);
+  });
 });

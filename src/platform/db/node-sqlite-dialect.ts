@@ -16,7 +16,9 @@ if (typeof SqliteDialect !== 'function' || !('createDriver' in SqliteDialect.pro
  * A statement whose text starts with this comment answers its rows as arrays of column values, in the
  * order of its select list, as the bench's baseline reads them: node:sqlite builds an array for a row
  * faster than an object with named properties (a 1000-row reverse batch, 4 columns: ~1.3 against ~1.8 ms
- * in a micro-benchmark). For the hottest SQLite-only statements, whose callers read columns by position.
+ * in a micro-benchmark), and so does pg (orm.ts). For the hottest statements, whose callers read columns
+ * by position; their column names must differ (inside a PostgreSQL transaction, arrays are made from
+ * the object rows).
  */
 export const ROWS_AS_ARRAYS = '/* rows as arrays */ ';
 

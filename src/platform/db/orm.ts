@@ -9,9 +9,10 @@ import {
   SqliteDriver,
   type SqlOptions,
 } from '@mikro-orm/sql';
+import type { Pool } from 'pg';
 import { allEntities, SchemaNamingStrategy } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
-import { CachedNodeSqliteDialect } from './node-sqlite-dialect.js';
+import { CachedNodeSqliteDialect, ROWS_AS_ARRAYS } from './node-sqlite-dialect.js';
 import { sqliteMappedType } from './sqlite-datetime.js';
 import { describeDatabaseError, isDatabaseUnavailable, maskDatabaseUrl } from './unavailable.js';
 
@@ -253,12 +254,25 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
   // server would parse and plan thousands of escaped literals for a 1000-address batch or an import
   // batch (bench/README.md: about two thirds of an import's time) where one array parameter does.
   const text = dialect === 'postgresql' ? numberedPlaceholders : (sql: string) => sql;
+  // Kysely hands pg the text alone, so pg builds an object per row. Statements marked ROWS_AS_ARRAYS go
+  // straight to MikroORM's pool (its limits, still unnamed: PgBouncer keeps working) asking for arrays,
+  // as node:sqlite answers them (node-sqlite-dialect.ts). Inside a transaction, Kysely's connection is the
+  // only way in, and its object rows are turned into arrays.
+  const pool =
+    dialect === 'postgresql'
+      ? await (connection as unknown as { getNativeClient(): Promise<Pool> }).getNativeClient()
+      : undefined;
   const makeHandle = (trx?: Trx): Handle => {
     const client: Executor = trx ?? connection.getClient();
     const exec = (sql: string, params: readonly unknown[]) =>
       client.executeQuery(rawStatement(text(sql), bind(params)));
+    const query = async <T>(sql: string, params: readonly unknown[] = []): Promise<T[]> => {
+      if (pool === undefined || !sql.startsWith(ROWS_AS_ARRAYS)) return (await exec(sql, params)).rows as T[];
+      if (trx) return (await exec(sql, params)).rows.map((row) => Object.values(row as object)) as T[];
+      return (await pool.query({ text: text(sql), values: bind(params), rowMode: 'array' })).rows as T[];
+    };
     return {
-      query: async <T>(sql: string, params: readonly unknown[] = []) => (await exec(sql, params)).rows as T[],
+      query,
       run: async (sql: string, params: readonly unknown[] = []) =>
         Number((await exec(sql, params)).numAffectedRows ?? 0),
     };
