@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, importNamesFile, NAMES_FILE } from '../../../test/fixtures/mns/index.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
@@ -94,6 +94,42 @@ describe('caching and compression', () => {
     expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
     expect(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8'))).toEqual(plain.json());
     expect(await balance(apiKey)).toMatchObject({ creditBalance: 8, creditUsage: 2 });
+  });
+
+  it('compresses answers that grow with the request, reads gzipped bodies, and leaves fixed small answers alone', async () => {
+    // A batch answer is a map keyed by each address as sent: one owner in 48 spellings (the case of its
+    // four letters, and with zero to two of its leading zeros), ~150 bytes an entry.
+    const digits = ALICE.slice(2).replace(/^0+/, '').toLowerCase();
+    const spellings = ['', '0', '00'].flatMap((zeros) =>
+      Array.from({ length: 16 }, (_, mask) => {
+        let letter = 0;
+        const cased = [...digits].map((c) => (/[a-f]/.test(c) && (mask >> letter++) & 1 ? c.toUpperCase() : c));
+        return `0x${zeros}${cased.join('')}`;
+      }),
+    );
+    const body = JSON.stringify({ caip2Id: 'move-mvmt:126', addresses: spellings });
+    const batch = (headers: Record<string, string>, payload: string | Buffer = body) =>
+      app.http.inject({
+        method: 'POST',
+        url: '/api/public/identity/names',
+        headers: { 'content-type': 'application/json', ...headers },
+        payload,
+      });
+    const plain = await batch({});
+    expect(plain.statusCode).toBe(200);
+    expect(Object.keys(plain.json().data)).toHaveLength(48);
+    const zipped = await batch({ 'accept-encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8'))).toEqual(plain.json());
+    // The request body may come gzipped too (a POST keeps its decompression).
+    const sentZipped = await batch({ 'content-encoding': 'gzip' }, gzipSync(body));
+    expect(sentZipped.json()).toEqual(plain.json());
+
+    // A single lookup is ~150 bytes: the same bytes whatever the client accepts, and no Vary for it.
+    const asked = await lookup({ 'accept-encoding': 'gzip' });
+    expect(asked.headers['content-encoding']).toBeUndefined();
+    expect(String(asked.headers.vary ?? '')).not.toMatch(/accept-encoding/i);
+    expect(asked.rawPayload).toEqual((await lookup()).rawPayload);
   });
 
   it('caches free GraphQL GET answers privately with an ETag, never paid or failed ones', async () => {

@@ -3,6 +3,7 @@ import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fresh from 'fresh';
+import type { JsonSchema } from './graphql-json-schema.js';
 
 /** Partner answers that change only with the bridge catalogue (its own TTL), not per call. */
 const CATALOGUE = new Set(['/partners/bridge/chains', '/partners/bridge/tokens']);
@@ -30,6 +31,30 @@ const addVary = (reply: FastifyReply, name: string) => {
 export function weakEtag(payload: string | Buffer): string {
   const bytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
   return `W/"${bytes.toString(16)}-${hash('sha1', payload, 'base64').slice(0, 27)}"`;
+}
+
+/** @fastify/compress's default: smaller answers are sent as they are. */
+const COMPRESS_THRESHOLD_BYTES = 1024;
+
+/** Whether an answer of `schema` holds a list or a map somewhere, so its size follows the data. */
+const canGrow = (schema: JsonSchema): boolean =>
+  schema.type === 'array' ||
+  schema.additionalProperties !== undefined ||
+  schema.patternProperties !== undefined ||
+  Object.values(schema.properties ?? {}).some(canGrow) ||
+  (schema.items !== undefined && canGrow(schema.items));
+
+/**
+ * Route options that skip the compression plugin's hooks where they gain nothing: an answer of fixed
+ * shape is a few scalars (a name and its owner: ~150 bytes, under COMPRESS_THRESHOLD_BYTES, so never
+ * compressed anyway), and a GET has no body to decompress. The hooks run on every request, even when
+ * they return at once.
+ */
+export function compressionOptions(method: string, answer: JsonSchema): { compress?: false; decompress?: false } {
+  return {
+    ...(canGrow(answer) ? {} : { compress: false }),
+    ...(method === 'GET' || method === 'HEAD' ? { decompress: false } : {}),
+  };
 }
 
 /** A GraphQL answer with errors says nothing stable about the data: never cache it. */
@@ -74,5 +99,5 @@ export const cachingPlugin = fp(async (app: FastifyInstance, { maxAgeSeconds }: 
     return '';
   };
   // After the hook above, so ETags are computed on the answer, not on its compressed bytes.
-  await app.register(compress, { global: true });
+  await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD_BYTES });
 });

@@ -14,6 +14,7 @@ import type { PriceTable } from '../gateway/prices.js';
 import { type GraphqlServer, logFailedFields } from '../gateway/server.js';
 import { contextFor } from '../graphql/request-context.js';
 import type { Services } from '../services.js';
+import { compressionOptions } from './caching.js';
 import { dataSchema, inputSchema, type JsonSchema, nonNull, schemaAt } from './graphql-json-schema.js';
 import { collectionOf, collectionText } from './rest-collection.js';
 import type { RestRoute } from './rest-route.js';
@@ -94,7 +95,14 @@ export function deriveRoute(api: GraphQLSchema, route: RestRoute<unknown>) {
       return variable ? { [variable]: picked } : picked;
     };
   }
-  return { operation, schema, respond, variables: variables ?? (() => ({})), collection: collectionOf(response) };
+  return {
+    operation,
+    schema,
+    response,
+    respond,
+    variables: variables ?? (() => ({})),
+    collection: collectionOf(response),
+  };
 }
 
 /**
@@ -118,7 +126,7 @@ export async function restPlugin(
   const api = buildSchema(opts.apiSdl);
   const { apollo, compiled, formatError } = opts.graphql;
   for (const route of opts.routes) {
-    const { operation, schema, respond, variables, collection } = deriveRoute(api, route);
+    const { operation, schema, response, respond, variables, collection } = deriveRoute(api, route);
     const fields = rootFields(operation, {}, {}, opts.prices);
     const paid = fields.some((f) => f.price > 0);
     // Parsed once; the same object is the compiled-operations cache key.
@@ -163,6 +171,7 @@ export async function restPlugin(
       url: route.url,
       exposeHeadRoute: !paid,
       schema,
+      ...compressionOptions(route.method, response),
       handler: async (request, reply) => {
         const input = variables(request) as Record<string, unknown>;
         if (!execute) return viaGateway(request, reply, input);
