@@ -47,6 +47,38 @@ describe('database handle on MikroORM', () => {
     expect(new Date(row?.created_at as string).toISOString()).toBe(at.toISOString());
   });
 
+  it('never runs a statement of another caller inside an open transaction, nor lets it see its writes', async () => {
+    const id = await partner(5);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let opened = () => {};
+    const open = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    const failing = db.transaction(async (tx) => {
+      await tx.run('update partner set credit_balance = 100 where id = ?', [id]);
+      opened();
+      await held;
+      throw new Error('abort');
+    });
+    await open;
+    // While the transaction waits: a read and a write from outside it.
+    const read = db.query<{ b: number | string }>('select credit_balance as b from partner where id = ?', [id]);
+    const write = db.run('update partner set credit_usage = 7 where id = ?', [id]);
+    release();
+    await expect(failing).rejects.toThrow('abort');
+    expect(await write).toBe(1);
+    expect(Number((await read)[0]?.b)).toBe(5);
+    const [row] = await db.query<{ b: number | string; u: number | string }>(
+      'select credit_balance as b, credit_usage as u from partner where id = ?',
+      [id],
+    );
+    // The rollback took the transaction's update and left the outside write.
+    expect({ b: Number(row?.b), u: Number(row?.u) }).toEqual({ b: 5, u: 7 });
+  });
+
   it('counts changed rows and rolls a failed transaction back', async () => {
     const id = await partner(5);
     expect(await db.run('update partner set credit_balance = credit_balance + ? where id = ?', [1, id])).toBe(1);

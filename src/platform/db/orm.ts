@@ -215,7 +215,9 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
       await migrations.close(true);
     }
   }
-  const orm = await MikroORM.init<AbstractSqlDriver, SqlEntityManager>(await ormOptions(databaseUrl, limits));
+  const options = await ormOptions(databaseUrl, limits);
+  const orm = await MikroORM.init<AbstractSqlDriver, SqlEntityManager>(options);
+  const sqlite = options.driverOptions instanceof CachedNodeSqliteDialect ? options.driverOptions : undefined;
   const connection = orm.em.getConnection() as AbstractSqlConnection;
   if (dialect === 'sqlite') {
     try {
@@ -264,8 +266,13 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
       : undefined;
   const makeHandle = (trx?: Trx): Handle => {
     const client: Executor = trx ?? connection.getClient();
-    const exec = (sql: string, params: readonly unknown[]) =>
-      client.executeQuery(rawStatement(text(sql), bind(params)));
+    // Outside a transaction, a SQLite statement with no transaction open before it runs at once
+    // (node-sqlite-dialect.ts); otherwise it queues on Kysely's connection as every statement did.
+    const exec = async (sql: string, params: readonly unknown[]) => {
+      const now = trx ? undefined : sqlite?.now;
+      if (now && !now.inTransaction) return now.execute(sql, bind(params));
+      return client.executeQuery(rawStatement(text(sql), bind(params)));
+    };
     const query = async <T>(sql: string, params: readonly unknown[] = []): Promise<T[]> => {
       if (pool === undefined || !sql.startsWith(ROWS_AS_ARRAYS)) return (await exec(sql, params)).rows as T[];
       if (trx) return (await exec(sql, params)).rows.map((row) => Object.values(row as object)) as T[];
