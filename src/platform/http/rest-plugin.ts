@@ -197,13 +197,11 @@ export async function restPlugin(
         if (formatted) throw errorOf(formatted);
         const body = answer(result.data as Record<string, unknown> | null);
         reply.headers(creditHeaders(credits));
-        // A larger list or map is serialised in slices by the same compiled serialiser (rest-collection.ts).
+        // A larger list, or any map, is serialised piece by piece by the route's own compiled serialisers.
         const text =
           collection &&
-          collectionText(
-            body as Record<string, unknown>,
-            collection,
-            reply.compileSerializationSchema(collection.schema, '200'),
+          collectionText(body as Record<string, unknown>, collection, (schema) =>
+            reply.compileSerializationSchema(schema, '200'),
           );
         if (text !== undefined) reply.type('application/json; charset=utf-8');
         return text ?? body;

@@ -53,6 +53,15 @@ describe('POST /api/public/identity/names', () => {
     });
   });
 
+  it('answers an address sent twice once, at its first place', async () => {
+    // The text, not res.json(): JSON.parse would quietly keep one of two equal keys.
+    const res = await post({ addresses: [BOB, hex(0xdead), ALICE, ALICE, BOB] });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(
+      `{"data":{"${BOB}":{"name":"bob.snow","owner":"${BOB}"},"${ALICE}":{"name":"alice.snow","owner":"${ALICE}"}}}`,
+    );
+  });
+
   it('covers every network without a caip2Id or with *, mainnet winning', async () => {
     const expected = {
       data: { [ALICE]: { name: 'alice.snow', owner: ALICE }, [BOB]: { name: 'bob.snow', owner: BOB } },
