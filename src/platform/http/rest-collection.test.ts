@@ -53,7 +53,7 @@ async function bothWays(
   app.get('/whole', { schema: { response: { 200: schema } } }, async () => body);
   app.get('/sliced', { schema: { response: { 200: schema } } }, async (_request, reply) => {
     const out = collectionText(given, collection, (s) => reply.compileSerializationSchema(s, '200'));
-    if (out === undefined) return body;
+    if (out === undefined) return given;
     form = Buffer.isBuffer(out) ? 'sliced bytes' : 'sliced string';
     reply.type('application/json; charset=utf-8');
     return out;
