@@ -1,12 +1,12 @@
 import { ApolloGateway } from '@apollo/gateway';
 import type { GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
-import { parse } from 'graphql';
+import { execute, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ALICE } from '../../../test/fixtures/mns/index.js';
 import { restRoutes, subgraphs, useNamesApp } from '../../../test/support/features.js';
 import { CachedLocalDataSource } from '../gateway/local-data-source.js';
 import { buildSupergraph } from '../gateway/supergraph.js';
-import { CompiledOperations } from './compiled.js';
+import { CompiledOperations, stringLeafShape, stringsWhere } from './compiled.js';
 import type { RequestContext } from './context.js';
 
 const supergraph = await buildSupergraph(subgraphs);
@@ -89,5 +89,138 @@ describe('compiled operations (one execution per request)', () => {
     } finally {
       await gateway.stop();
     }
+  });
+
+  it('compiles an operation of String leaves only without leaf serialisation, and gives what graphql-js gives', async () => {
+    const compiled = new CompiledOperations(supergraph);
+    const resolution = supergraph.subgraphs.find((s) => s.name === 'resolution')?.schema;
+    if (!resolution) throw new Error('no resolution subgraph');
+    const query =
+      'query N($a: [String!]!) { primaryNames(addresses: $a, caip2Id: "move-mvmt:126") { address name owner } }';
+    const document = parse(query);
+    const variables = { a: [ALICE] };
+    // The resolver's rows come from the request's loaders: these give what a resolver bug might.
+    const answering = (row: Record<string, unknown>) => {
+      const seen = { calls: 0 };
+      const context = (): RequestContext => ({
+        requestId: 'compiled-strings',
+        services: app.services,
+        partner: null,
+        log: app.http.log,
+        forwardHeaders: {},
+        memo: new Map([
+          [
+            'resolution.loaders',
+            {
+              primaryNames: {
+                firstOfEach: async (_networks: unknown, keys: readonly string[]) => {
+                  seen.calls += 1;
+                  return keys.map(() => ({ network: '126', source: 'test', ...row }));
+                },
+              },
+            },
+          ],
+        ]),
+      });
+      return { seen, context };
+    };
+    const plain = (result: { data?: unknown; errors?: readonly { message: string; path?: unknown }[] }) => ({
+      data: JSON.parse(JSON.stringify(result.data ?? null)),
+      errors: result.errors?.map((e) => ({ message: e.message, path: e.path })),
+    });
+    const cases: [Record<string, unknown>, number][] = [
+      // Strings: one run, as they are.
+      [{ name: 'alice.snow', owner: ALICE }, 1],
+      // A number and a boolean become strings; an object is a field error that nulls its parents.
+      [{ name: 42, owner: true }, 2],
+      [{ name: { not: 'a string' }, owner: ALICE }, 2],
+    ];
+    const answers: unknown[] = [];
+    for (const [row, runs] of cases) {
+      const ours = answering(row);
+      const viaCompiled = await compiled.executorFor(document)?.(document, null, variables, ours.context());
+      if (!viaCompiled) throw new Error('not compiled');
+      const reference = answering(row);
+      const viaGraphqlJs = await execute({
+        schema: resolution,
+        document,
+        variableValues: variables,
+        contextValue: reference.context(),
+      });
+      expect(plain(viaCompiled), JSON.stringify(row)).toEqual(plain(viaGraphqlJs));
+      // Two runs: the answer without serialisation was not all strings, so it was asked again.
+      expect(ours.seen.calls, JSON.stringify(row)).toBe(runs);
+      answers.push(plain(viaCompiled));
+    }
+    expect(answers[1]).toEqual({ data: { primaryNames: [{ address: ALICE, name: '42', owner: 'true' }] } });
+    expect(answers[2]).toMatchObject({ data: null, errors: [{ path: ['primaryNames', 0, 'name'] }] });
+  });
+
+  it('serialises leaves unless every leaf the query selects is a String, and knows where they are', () => {
+    const schemaOf = (name: string) => {
+      const schema = supergraph.subgraphs.find((s) => s.name === name)?.schema;
+      if (!schema) throw new Error(`no ${name} subgraph`);
+      return schema;
+    };
+    const bridge = schemaOf('bridge');
+    const shape = (schema: typeof bridge, query: string, name?: string) => stringLeafShape(schema, parse(query), name);
+    expect(
+      shape(schemaOf('resolution'), '{ p: primaryName(address: "0x1", caip2Id: "*") { name __typename } }'),
+    ).toEqual(
+      new Map([
+        [
+          'p',
+          new Map([
+            ['name', null],
+            ['__typename', null],
+          ]),
+        ],
+      ]),
+    );
+    // Leaves in fragments count, inline or named, merged into their level.
+    expect(
+      shape(
+        bridge,
+        '{ bridgeChains { name ... on Chain { caip2Id } } ...F } fragment F on Query { bridgeChains { logoURI } }',
+      ),
+    ).toEqual(
+      new Map([
+        [
+          'bridgeChains',
+          new Map([
+            ['name', null],
+            ['caip2Id', null],
+            ['logoURI', null],
+          ]),
+        ],
+      ]),
+    );
+    expect(shape(bridge, '{ bridgeChains { name isBridgeSupported } }')).toBeNull();
+    expect(shape(bridge, '{ bridgeChains { name ... on Chain { isBridgeSupported } } }')).toBeNull();
+    expect(shape(bridge, '{ ...F } fragment F on Query { bridgeChains { isBridgeSupported } }')).toBeNull();
+    expect(shape(bridge, 'mutation { registerWebhook(url: "https://example.com") { secret } }')).toBeNull();
+    // The operation asked for is the one judged.
+    const two = 'query A { bridgeChains { name } } query B { bridgeChains { isBridgeSupported } }';
+    expect(shape(bridge, two, 'A')).not.toBeNull();
+    expect(shape(bridge, two, 'B')).toBeNull();
+
+    const where: Parameters<typeof stringsWhere>[1] = new Map([
+      [
+        'a',
+        new Map([
+          ['b', null],
+          ['c', null],
+        ]),
+      ],
+      ['d', null],
+    ]);
+    expect(stringsWhere(undefined, where)).toBe(true);
+    expect(stringsWhere({ a: [{ b: 'x', c: null }, null], d: ['y', null] }, where)).toBe(true);
+    expect(stringsWhere({ a: [{ b: 'x', c: 1 }] }, where)).toBe(false);
+    expect(stringsWhere({ d: false }, where)).toBe(false);
+    // An object where a String belongs, though every value in it is a string.
+    expect(stringsWhere({ a: { b: { c: 'x' } } }, where)).toBe(false);
+    expect(stringsWhere({ d: { e: 'x' } }, where)).toBe(false);
+    expect(stringsWhere({ e: 'x' }, where)).toBe(false);
   });
 });

@@ -1,7 +1,22 @@
 import { operationFromDocument, Supergraph as PlannerSupergraph } from '@apollo/federation-internals';
 import { QueryPlanner } from '@apollo/query-planner';
 import type { GatewayExecutionResult, GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
-import { type DocumentNode, execute, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
+import {
+  type DocumentNode,
+  execute,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  getNamedType,
+  isInterfaceType,
+  isObjectType,
+  isScalarType,
+  Kind,
+  parse,
+  type SelectionSetNode,
+  validate,
+} from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Supergraph } from '../gateway/supergraph.js';
 
@@ -78,23 +93,39 @@ export class CompiledOperations {
     }
     const schema = this.local.get(serviceName);
     if (!schema || validate(schema, document).length) return null;
+    const shape = stringLeafShape(schema, document, operationName);
     // Compiled at the first run, not here: the REST routes ask for their executors at start-up, and the
     // generated functions of every route (~1 MB) would be held by processes that never serve most of them.
     // Undefined until then; null if graphql-jit refused the document.
     let compiled: CompiledQuery | null | undefined;
+    /** The same operation with String's serialiser, for an answer that must not be given as it came. */
+    let serialising: CompiledQuery | null | undefined;
+    const jitCompile = async (disableLeafSerialization: boolean): Promise<CompiledQuery | null> => {
+      const { compileQuery, isCompiledQuery } = await loadJit();
+      const result = compileQuery(schema, document, operationName, {
+        disablingCapturingStackErrors: true,
+        disableLeafSerialization,
+      });
+      return isCompiledQuery(result) ? result : null;
+    };
+    const run = (query: CompiledQuery | null, variables: Record<string, unknown> | undefined, context: unknown) =>
+      query
+        ? query.query(undefined, context, variables ?? {})
+        : // graphql-jit refused a document that validated and plans as one fetch: run it uncompiled.
+          execute({ schema, document, operationName, variableValues: variables ?? {}, contextValue: context });
     return async (_document, _name, variables, context) => {
       if (compiled === undefined) {
-        const { compileQuery, isCompiledQuery } = await loadJit();
+        const made = await jitCompile(shape !== null);
         // Another first run may have compiled it during the wait.
-        if (compiled === undefined) {
-          const result = compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
-          compiled = isCompiledQuery(result) ? result : null;
-        }
+        if (compiled === undefined) compiled = made;
       }
-      const result = compiled
-        ? await compiled.query(undefined, context, variables ?? {})
-        : // graphql-jit refused a document that validated and plans as one fetch: run it uncompiled.
-          await execute({ schema, document, operationName, variableValues: variables ?? {}, contextValue: context });
+      let result = await run(compiled, variables, context);
+      // graphql-js turns a number or boolean a resolver gave a String field into a string, and refuses
+      // anything else with a field error: an answer that is not all strings is asked again, serialised.
+      if (shape && compiled && !stringsWhere(result.data, shape)) {
+        if (serialising === undefined) serialising = await jitCompile(false);
+        result = await run(serialising, variables, context);
+      }
       // As the gateway reports a subgraph's errors (downstreamServiceError): the message and code kept,
       // the subgraph named, the original error kept for the log and for formatError.
       const errors = result.errors?.map(
@@ -129,4 +160,90 @@ export class CompiledOperations {
       return result.data === undefined ? gatewayExecutor(rc) : result;
     };
   }
+}
+
+/** Where an all-String answer has its leaves: a response key maps to its sub-selection, or null for a leaf. */
+export type StringShape = Map<string, StringShape | null>;
+
+/**
+ * The shape of the operation's answer when it is a query whose every leaf is a String, else null. Such an
+ * operation is compiled without graphql-jit's leaf serialisation: with it, each leaf of each list item
+ * calls a checker with its source location and response path built as fresh arrays, which was a fifth
+ * of the bytes a 1000-address batch allocated (bench/README.md, thirteenth round). String's serialiser
+ * hands a string back as it is; `stringsWhere` catches whatever else a resolver might give. Other types
+ * keep their serialisers: an enum's internal value is not its name, and graphql-js turns SQLite's 0/1
+ * into booleans and PostgreSQL's int8 text into numbers.
+ */
+export function stringLeafShape(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string,
+): StringShape | null {
+  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  const root = schema.getQueryType();
+  if (operation?.operation !== 'query' || !root) return null;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const into = (shape: StringShape, parent: GraphQLNamedType, selections: SelectionSetNode): boolean => {
+    for (const selection of selections.selections) {
+      if (selection.kind !== Kind.FIELD) {
+        const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value);
+        if (!fragment) return false;
+        const on = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : parent;
+        if (!on || !into(shape, on, fragment.selectionSet)) return false;
+        continue;
+      }
+      const key = selection.alias?.value ?? selection.name.value;
+      if (selection.name.value === '__typename') {
+        if (shape.get(key)) return false;
+        shape.set(key, null);
+        continue;
+      }
+      const field =
+        isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
+      if (!field) return false;
+      const type = getNamedType(field.type);
+      if (!selection.selectionSet) {
+        // A custom scalar cannot be named String: the name is the built-in's.
+        if (!isScalarType(type) || type.name !== 'String' || shape.get(key)) return false;
+        shape.set(key, null);
+        continue;
+      }
+      let sub = shape.get(key);
+      if (sub === null) return false;
+      if (!sub) {
+        sub = new Map();
+        shape.set(key, sub);
+      }
+      if (!into(sub, type, selection.selectionSet)) return false;
+    }
+    return true;
+  };
+  const shape: StringShape = new Map();
+  return into(shape, root, operation.selectionSet) ? shape : null;
+}
+
+/** Whether every leaf of `data` is a string or null (lists of them included), as `shape` places them. */
+export function stringsWhere(data: unknown, shape: StringShape): boolean {
+  if (data === null || data === undefined) return true;
+  if (Array.isArray(data)) {
+    for (const item of data) if (!stringsWhere(item, shape)) return false;
+    return true;
+  }
+  if (typeof data !== 'object') return false;
+  const record = data as Record<string, unknown>;
+  for (const key in record) {
+    const sub = shape.get(key);
+    if (sub === undefined) return false;
+    if (!(sub === null ? leafOfStrings(record[key]) : stringsWhere(record[key], sub))) return false;
+  }
+  return true;
+}
+
+function leafOfStrings(value: unknown): boolean {
+  if (value === null || typeof value === 'string') return true;
+  if (!Array.isArray(value)) return false;
+  for (const item of value) if (!leafOfStrings(item)) return false;
+  return true;
 }
