@@ -10,7 +10,10 @@ const DAY_MS = 86_400_000;
 describe('ledger housekeeping', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp();
+    // Bulk work: the 100 000-call test's vacuums, its fixture update of 50 000 rows and a roll-up of
+    // them, which `ledger:rollup` runs without time limits. The service's 1 s statement limit is for
+    // requests; on a slow host that update alone took longer (CI, 2026-11-28).
+    app = await startTestApp({ DATABASE_STATEMENT_TIMEOUT_MS: '60000' });
   });
   afterAll(() => app.stop());
 
