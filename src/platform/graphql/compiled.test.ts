@@ -16,6 +16,19 @@ const CROSS_SUBGRAPH = `query { identitySearch(query: "alice") { results { name 
 
 describe('compiled operations (one execution per request)', () => {
   const app = useNamesApp();
+  const context = (memo = new Map<string, unknown>()): RequestContext => ({
+    requestId: 'compiled-test',
+    services: app.services,
+    partner: null,
+    log: app.http.log,
+    forwardHeaders: {},
+    memo,
+  });
+  const schemaOf = (name: string) => {
+    const schema = supergraph.subgraphs.find((s) => s.name === name)?.schema;
+    if (!schema) throw new Error(`no ${name} subgraph`);
+    return schema;
+  };
 
   it('compiles every REST route, each a single in-process fetch, and leaves the rest to the gateway', () => {
     const compiled = new CompiledOperations(supergraph);
@@ -38,14 +51,6 @@ describe('compiled operations (one execution per request)', () => {
       buildService: ({ name }) => new CachedLocalDataSource(schemas.get(name) as never),
     });
     const { executor } = await gateway.load();
-    const context = (): RequestContext => ({
-      requestId: 'compiled-test',
-      services: app.services,
-      partner: null,
-      log: app.http.log,
-      forwardHeaders: {},
-      memo: new Map(),
-    });
     const cases: [string, Record<string, unknown>][] = [
       ['query N($a: String!) { primaryName(address: $a, caip2Id: "move-mvmt:126") { name owner } }', { a: ALICE }],
       [
@@ -93,8 +98,7 @@ describe('compiled operations (one execution per request)', () => {
 
   it('compiles an operation of String leaves only without leaf serialisation, and gives what graphql-js gives', async () => {
     const compiled = new CompiledOperations(supergraph);
-    const resolution = supergraph.subgraphs.find((s) => s.name === 'resolution')?.schema;
-    if (!resolution) throw new Error('no resolution subgraph');
+    const resolution = schemaOf('resolution');
     const query =
       'query N($a: [String!]!) { primaryNames(addresses: $a, caip2Id: "move-mvmt:126") { address name owner } }';
     const document = parse(query);
@@ -102,27 +106,16 @@ describe('compiled operations (one execution per request)', () => {
     // The resolver's rows come from the request's loaders: these give what a resolver bug might.
     const answering = (row: Record<string, unknown>) => {
       const seen = { calls: 0 };
-      const context = (): RequestContext => ({
-        requestId: 'compiled-strings',
-        services: app.services,
-        partner: null,
-        log: app.http.log,
-        forwardHeaders: {},
-        memo: new Map([
-          [
-            'resolution.loaders',
-            {
-              primaryNames: {
-                firstOfEach: async (_networks: unknown, keys: readonly string[]) => {
-                  seen.calls += 1;
-                  return keys.map(() => ({ network: '126', source: 'test', ...row }));
-                },
-              },
-            },
-          ],
-        ]),
-      });
-      return { seen, context };
+      const loaders = {
+        primaryNames: {
+          firstOfEach: async (_networks: unknown, keys: readonly string[]) => {
+            seen.calls += 1;
+            return keys.map(() => ({ network: '126', source: 'test', ...row }));
+          },
+        },
+      };
+      const request = () => context(new Map([['resolution.loaders', loaders]]));
+      return { seen, context: request };
     };
     const plain = (result: { data?: unknown; errors?: readonly { message: string; path?: unknown }[] }) => ({
       data: JSON.parse(JSON.stringify(result.data ?? null)),
@@ -157,11 +150,6 @@ describe('compiled operations (one execution per request)', () => {
   });
 
   it('serialises leaves unless every leaf the query selects is a String, and knows where they are', () => {
-    const schemaOf = (name: string) => {
-      const schema = supergraph.subgraphs.find((s) => s.name === name)?.schema;
-      if (!schema) throw new Error(`no ${name} subgraph`);
-      return schema;
-    };
     const bridge = schemaOf('bridge');
     const shape = (schema: typeof bridge, query: string, name?: string) => stringLeafShape(schema, parse(query), name);
     expect(

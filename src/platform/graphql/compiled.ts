@@ -9,6 +9,7 @@ import {
   type GraphQLNamedType,
   type GraphQLSchema,
   getNamedType,
+  getOperationAST,
   isInterfaceType,
   isObjectType,
   isScalarType,
@@ -179,8 +180,7 @@ export function stringLeafShape(
   document: DocumentNode,
   operationName?: string,
 ): StringShape | null {
-  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  const operation = getOperationAST(document, operationName);
   const root = schema.getQueryType();
   if (operation?.operation !== 'query' || !root) return null;
   const fragments = new Map<string, FragmentDefinitionNode>();
