@@ -229,9 +229,10 @@ const ADMIN_CLI = fileURLToPath(new URL('../../src/admin.js', import.meta.url));
  *   bench's Node, no flags) reading a file of those lines; its own timing, from reading the file's first
  *   line to the last commit, without the process's start and migration check (`wallSeconds` has them).
  * - `inProcess`: `importNames` called from the bench's own process on the same lines held in memory,
- *   the figure of the rounds before the fourteenth. That process carries the whole run's heap (load
- *   generator, results), which its garbage collections walk: it read 48 000 names/s where the command
- *   read 63 000–65 000 on the same host.
+ *   the only figure of the rounds before the fourteenth, kept so runs stay comparable.
+ *
+ * The two agree when run alone (71 600 and 68 800 names/s on SQLite, one run on the fourteenth round's
+ * host); in a full run, after the load phases, the first of them has read lower (48 300 against 55 800).
  */
 export async function importSpeed(
   kind: 'sqlite' | 'postgresql',
