@@ -218,6 +218,12 @@ export interface ImportTiming {
   namesPerSecond: number;
 }
 
+/** Both timings of one import benchmark (see importSpeed). */
+export interface ImportSpeed {
+  command: ImportTiming & { wallSeconds: number };
+  inProcess: ImportTiming;
+}
+
 /** The admin CLI as built beside the bench (dist/bench/lib → dist/src/admin.js). */
 const ADMIN_CLI = fileURLToPath(new URL('../../src/admin.js', import.meta.url));
 
@@ -238,7 +244,7 @@ export async function importSpeed(
   kind: 'sqlite' | 'postgresql',
   adminUrl: string,
   count: number,
-): Promise<{ command: ImportTiming & { wallSeconds: number }; inProcess: ImportTiming }> {
+): Promise<ImportSpeed> {
   const lines = importLines(0, count);
   const timing = (imported: number, seconds: number): ImportTiming => ({
     lines: imported,

@@ -1,4 +1,4 @@
-import type { ImportTiming } from './dataset.js';
+import type { ImportSpeed } from './dataset.js';
 import type { LoadResult } from './load.js';
 
 export interface ScenarioResult {
@@ -48,7 +48,7 @@ export interface DatabaseReport {
   plans: Record<string, string>;
   memory: { idleMiB: number; peakMiB: number; afterLoadMiB: number };
   /** `names:import` into an empty database: the command in its own process, and called in the bench's. */
-  import?: { command: ImportTiming & { wallSeconds: number }; inProcess: ImportTiming };
+  import?: ImportSpeed;
 }
 
 export interface Report {
