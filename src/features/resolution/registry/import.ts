@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Database } from '../../../platform/db/orm.js';
+import { type PgArrayValue, pgArray } from '../../../platform/db/pg-array.js';
 import { txtRecordType } from '../../identity/providers/txt-records.js';
 import type { ChainAddress, TxtRecord, TxtRecordType } from '../../identity/providers/types.js';
 import { ADDRESS_RULE, normalizeMoveAddress } from './address.js';
@@ -329,40 +330,6 @@ const SQLITE_DEMOTE = `update mns_name set is_primary = false, updated_at = ? wh
   join mns_name m on m.owner_key = o.value ->> 0 and m.network = ? and m.is_primary
   where m.name is not o.value ->> 1)`;
 
-type Value = string | boolean | null;
-
-// What JSON escapes (control characters as `\n` or `\u0001`, lone surrogates as `\ud800`) and an array
-// literal would read otherwise: `\n` there is the letter n.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
-const JSON_ONLY_ESCAPES = /[\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * One PostgreSQL array literal (`{"a",NULL}`) of a column's values. For values without the characters
- * above, the JSON array of them is one but for its brackets: JSON quotes `"` and `\` as an array literal
- * does, and its `null`, `true` and `false` read as NULL and booleans. JSON.stringify writes it natively, a
- * fraction of the cost of quoting value by value. `checked`: the column's values are known to be such
- * (validated addresses, names, timestamps; JSON texts, whose own escapes are plain ASCII).
- */
-function pgArray(values: readonly Value[], checked = false): string {
-  if (checked || !values.some((v) => typeof v === 'string' && JSON_ONLY_ESCAPES.test(v))) {
-    const json = JSON.stringify(values);
-    return `{${json.slice(1, -1)}}`;
-  }
-  const parts = new Array<string>(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i] as Value;
-    parts[i] =
-      v === null
-        ? 'NULL'
-        : typeof v === 'boolean'
-          ? v
-            ? 't'
-            : 'f'
-          : `"${v.includes('"') || v.includes('\\') ? v.replace(/[\\"]/g, '\\$&') : v}"`;
-  }
-  return `{${parts.join(',')}}`;
-}
-
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
 
 /**
@@ -474,7 +441,7 @@ function batchStatements(dialect: ImportDatabase['dialect'], batch: readonly Pen
     // PostgreSQL plans a VALUES list of thousands of values far slower than 12 arrays unnested into rows.
     for (let start = 0; start < rows.length; start += PG_ROWS_PER_STATEMENT) {
       const chunk = rows.slice(start, start + PG_ROWS_PER_STATEMENT);
-      const columns: Value[][] = [
+      const columns: PgArrayValue[][] = [
         chunk.map((r) => r.name),
         chunk.map((r) => r.network),
         chunk.map((r) => r.parent),
