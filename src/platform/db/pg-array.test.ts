@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase, usingPostgres } from '../../../test/support/database.js';
-import { type Database, openDatabase } from './orm.js';
+import { describe, expect, it } from 'vitest';
+import { usingPostgres } from '../../../test/support/database.js';
+import { withTestDatabase } from '../../../test/support/with-database.js';
 import { type PgArrayValue, pgArray } from './pg-array.js';
 
 const TRICKY: PgArrayValue[] = [
@@ -31,16 +31,7 @@ describe('pgArray', () => {
 });
 
 describe.runIf(usingPostgres())('pgArray on PostgreSQL', () => {
-  let database: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = await openDatabase(database.url);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await database?.drop();
-  });
+  const { db } = withTestDatabase();
 
   // A lone surrogate is left out: UTF-8 has no form of it, so no driver sends it to PostgreSQL's text.
   it('reads back every value exactly, text and boolean', async () => {
