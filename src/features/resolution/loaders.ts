@@ -69,16 +69,16 @@ export class PartitionedLoader<V> {
           }
         }
         const found = new Map<string, Map<string, V>>();
-        await Promise.all(
-          [...groups].flatMap(([partition, group]) =>
-            queryChunks(group).map((chunk) =>
-              fetch(partition, chunk).then((results) => {
-                const known = found.get(partition);
-                found.set(partition, known ? new Map([...known, ...results]) : results);
-              }),
-            ),
+        const fetched = [...groups].flatMap(([partition, group]) =>
+          queryChunks(group).map((chunk) =>
+            fetch(partition, chunk).then((results) => {
+              const known = found.get(partition);
+              found.set(partition, known ? new Map([...known, ...results]) : results);
+            }),
           ),
         );
+        // One question (a request's lookups on one network): awaited as it is, not through a Promise.all.
+        await (fetched.length === 1 ? fetched[0] : Promise.all(fetched));
         let many = false;
         const answers = keys.map((key, k) => {
           const single = singles[k];
@@ -124,10 +124,13 @@ export class PartitionedLoader<V> {
    * `firstOfEach` for one value, as one cached key per partition: a lookup repeated by another field of
    * the operation is answered from the request's cache.
    */
-  async first(partitions: readonly string[], value: string): Promise<V> {
-    const answers = await Promise.all(partitions.map((p) => this.load(p, value)));
-    for (const answer of answers) if (answer !== this.missing) return answer;
-    return this.missing;
+  first(partitions: readonly string[], value: string): Promise<V> {
+    // One network (a lookup that names its caip2Id): its load's own promise, with nothing wrapped around it.
+    if (partitions.length === 1) return this.load(partitions[0] as string, value);
+    return Promise.all(partitions.map((p) => this.load(p, value))).then((answers) => {
+      for (const answer of answers) if (answer !== this.missing) return answer;
+      return this.missing;
+    });
   }
 }
 

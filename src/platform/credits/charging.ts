@@ -5,6 +5,9 @@ import type { Charge, Reservation } from './ledger.js';
 import type { RootField } from './root-fields.js';
 
 /** What an answer costs, told to the caller before it is sent: headers and the GraphQL `credits` extension. */
+/** A value now or later: free calls open and close without a promise. */
+export type Maybe<T> = T | Promise<T>;
+
 export interface CreditsAnnouncement {
   charged: number;
   /** The partner's balance once this charge settles; absent without a partner or when unreadable. */
@@ -52,10 +55,19 @@ export class RequestCharge {
    * Reserves the operation's price. Throws UNAUTHENTICATED for paid fields without a partner and
    * INSUFFICIENT_CREDITS when the available balance does not cover it; both are free refusals.
    */
-  static async open(ctx: RequestContext, fields: readonly RootField[]): Promise<RequestCharge> {
+  static open(ctx: RequestContext, fields: readonly RootField[]): Maybe<RequestCharge> {
     let total = 0;
     for (const f of fields) total += f.price;
+    // A free call holds nothing: opened at once, no promise (a public lookup is all free calls).
     if (total === 0) return new RequestCharge(ctx, fields, undefined);
+    return RequestCharge.reserve(ctx, fields, total);
+  }
+
+  private static async reserve(
+    ctx: RequestContext,
+    fields: readonly RootField[],
+    total: number,
+  ): Promise<RequestCharge> {
     if (!ctx.partner) {
       throw unauthenticated(`A valid x-api-key header is required for paid fields (${paidNames(fields)})`);
     }
@@ -76,10 +88,15 @@ export class RequestCharge {
    * request as a whole failed) and arranges its settlement. Call it exactly once, with the answer as it
    * will be sent; the returned announcement goes out with it.
    */
-  async close(result: ChargedResult): Promise<CreditsAnnouncement> {
+  close(result: ChargedResult): Maybe<CreditsAnnouncement> {
     const held = this.reservation;
     this.reservation = undefined;
-    if (!held) return this.announce(0, 0);
+    // Nothing held: nothing to settle, and without a partner nothing to read (a public call: no promise).
+    if (!held) return this.ctx.partner ? this.announce(0, 0) : { charged: 0 };
+    return this.settle(held, result);
+  }
+
+  private async settle(held: Reservation, result: ChargedResult): Promise<CreditsAnnouncement> {
     const data = result.data ?? null;
     const failed = new Set((result.errors ?? []).map((e) => e.path?.[0]).filter((k) => k !== undefined));
     const requestFailed = !data || (result.errors ?? []).some((e) => !e.path);

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/orm.js';
 import { AppError, badInput } from '../errors.js';
+import type { Delivery } from './delivery.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -44,14 +45,26 @@ export const idempotencyPlugin = fp(
     },
   ) => {
     const { db } = opts;
-    app.addHook('preHandler', async (request, reply) => {
+    // Callback-style: most requests carry no key, and they pass without a promise or a microtask hop.
+    app.addHook('preHandler', (request, reply, done) => {
       const header = request.headers['idempotency-key'];
-      if (header === undefined || !request.partner || !request.delivery) return;
+      const { partner, delivery } = request;
+      if (header === undefined || !partner || !delivery) return done();
+      // A stored answer replayed is sent here, and then the request goes no further.
+      claimOrReplay(request, reply, header, partner.id, delivery).then((replayed) => replayed || done(), done);
+    });
+    /** Claims the key for this request (false), replays its stored answer (true) or refuses a conflict. */
+    const claimOrReplay = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      header: string | string[],
+      partnerId: string,
+      delivery: Delivery,
+    ) => {
       const key = Array.isArray(header) ? header[0] : header;
       if (typeof key !== 'string' || !KEY.test(key)) {
         throw badInput('Idempotency-Key must be 1 to 255 visible ASCII characters');
       }
-      const partnerId = request.partner.id;
       const hash = requestHash(request);
       const now = new Date();
       const claim = () =>
@@ -99,11 +112,11 @@ export const idempotencyPlugin = fp(
             .code(record.status_code ?? 200)
             .header('idempotent-replayed', 'true')
             .type(record.content_type ?? 'application/json; charset=utf-8');
-          return reply.send(record.body ?? '');
+          reply.send(record.body ?? '');
+          return true;
         }
       }
 
-      const delivery = request.delivery;
       delivery.capturePayload = true;
       const store = (tx: Pick<Database, 'run'>) =>
         tx
@@ -128,7 +141,8 @@ export const idempotencyPlugin = fp(
         if (!(outcome.delivered && outcome.statusCode === 200)) return forget();
         store(db).catch((err) => request.log.warn({ err }, 'idempotency record could not be stored'));
       });
-    });
+      return false;
+    };
   },
   { name: 'idempotency' },
 );

@@ -273,10 +273,21 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
       if (now && !now.inTransaction) return now.execute(sql, bind(params));
       return client.executeQuery(rawStatement(text(sql), bind(params)));
     };
-    const query = async <T>(sql: string, params: readonly unknown[] = []): Promise<T[]> => {
+    const queued = async <T>(sql: string, params: readonly unknown[]): Promise<T[]> => {
       if (pool === undefined || !sql.startsWith(ROWS_AS_ARRAYS)) return (await exec(sql, params)).rows as T[];
       if (trx) return (await exec(sql, params)).rows.map((row) => Object.values(row as object)) as T[];
       return (await pool.query({ text: text(sql), values: bind(params), rowMode: 'array' })).rows as T[];
+    };
+    // A SQLite read that runs at once answers in an already settled promise: one microtask hop for the
+    // caller's await, not the three of an async function awaiting another (a public lookup's statement).
+    const query = <T>(sql: string, params: readonly unknown[] = []): Promise<T[]> => {
+      const now = trx ? undefined : sqlite?.now;
+      if (!now || now.inTransaction) return queued(sql, params);
+      try {
+        return Promise.resolve(now.execute(sql, bind(params)).rows as T[]);
+      } catch (err) {
+        return Promise.reject(err);
+      }
     };
     return {
       query,

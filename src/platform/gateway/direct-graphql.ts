@@ -110,7 +110,9 @@ export function directGraphql(opts: {
     const ctx = contextFor(request, opts.services);
     let charge: RequestCharge;
     try {
-      charge = await RequestCharge.open(ctx, rootFields(operation, entry.fragments, coerced, opts.prices));
+      // Awaited only when it is a promise (a paid call): a free call opens and closes without a microtask hop.
+      const opened = RequestCharge.open(ctx, rootFields(operation, entry.fragments, coerced, opts.prices));
+      charge = opened instanceof Promise ? await opened : opened;
     } catch {
       // A refusal (no key, not enough credits) or a database outage: Apollo's pipeline words it.
       return;
@@ -126,7 +128,8 @@ export function directGraphql(opts: {
     if (errors) logFailedFields(errors, ctx.log);
     const formatted: GraphQLFormattedError[] | undefined = errors?.map((error) => formatError(error.toJSON(), error));
     const data = (result.data ?? null) as Record<string, unknown> | null;
-    const credits = await charge.close({ data, errors: formatted });
+    const closed = charge.close({ data, errors: formatted });
+    const credits = closed instanceof Promise ? await closed : closed;
     reply.code(httpStatusOfResult({ data, errors: formatted }) ?? 200);
     reply.headers({
       'content-type': 'application/json; charset=utf-8',

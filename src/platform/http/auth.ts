@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthenticated } from '../errors.js';
 import type { AuthenticatedPartner } from '../graphql/context.js';
-import { surfaceOf, surfaceOfRoute } from './errors.js';
+import { type Surface, surfaceOf, surfaceOfRoute } from './errors.js';
+import type { Maybe } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -73,16 +74,7 @@ export const authPlugin = fp(
   ) => {
     const verify = verifiedKeyCache(options.verify, options.cacheTtlMs ?? KEY_CACHE_TTL_MS);
     app.decorateRequest('partner', null);
-    app.addHook('onRequest', async (request) => {
-      const route = request.routeOptions.url;
-      if (route !== undefined && UNLIMITED.has(route)) return;
-      const surface = route === undefined ? surfaceOf(request.url) : surfaceOfRoute(route);
-      const key = surface === 'partner' || surface === 'graphql' ? presentedKey(request)?.trim() : undefined;
-      if (!key) {
-        await app.rateLimits.address(request, surface);
-        if (surface === 'partner') throw unauthenticated('Missing API key: send it in the x-api-key header');
-        return;
-      }
+    const authenticate = async (request: FastifyRequest, surface: Surface, key: string) => {
       await app.rateLimits.refuseGuessing(request, surface);
       const partner = await verify(key);
       if (!partner) {
@@ -91,6 +83,25 @@ export const authPlugin = fp(
       }
       await app.rateLimits.partner(partner.id, surface);
       request.partner = partner;
+    };
+    // Callback-style, and a keyless request counted in memory answers at once: no promise, no microtask hop
+    // for the public lookups.
+    app.addHook('onRequest', (request, _reply, done) => {
+      const route = request.routeOptions.url;
+      if (route !== undefined && UNLIMITED.has(route)) return done();
+      const surface = route === undefined ? surfaceOf(request.url) : surfaceOfRoute(route);
+      const key = surface === 'partner' || surface === 'graphql' ? presentedKey(request)?.trim() : undefined;
+      if (key) return void authenticate(request, surface, key).then(() => done(), done);
+      const counted = () =>
+        done(surface === 'partner' ? unauthenticated('Missing API key: send it in the x-api-key header') : undefined);
+      let limited: Maybe<void>;
+      try {
+        limited = app.rateLimits.address(request, surface);
+      } catch (err) {
+        return done(err as Error);
+      }
+      if (limited instanceof Promise) limited.then(counted, done);
+      else counted();
     });
   },
 );

@@ -34,6 +34,11 @@ if n > 0 and ttl < 0 then
 end
 return {n, ttl}`;
 
+/** A value now (counted in memory) or later (counted in Redis). */
+export type Maybe<T> = T | Promise<T>;
+const then = <T, U>(value: Maybe<T>, next: (value: T) => U): Maybe<U> =>
+  value instanceof Promise ? value.then(next) : next(value);
+
 export interface Count {
   count: number;
   /** Milliseconds until the window resets. */
@@ -71,21 +76,30 @@ export class Counters {
     return !this.redis ? 'none' : this.degraded ? 'unreachable' : 'ok';
   }
 
-  async hit(bucket: string, cost = 1): Promise<Count> {
-    if (this.redis && this.redis.status === 'ready' && Date.now() >= this.retryAt) {
-      try {
-        const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, `cipgate-rl:${bucket}`, this.windowMs, cost)) as [
-          number,
-          number,
-        ];
-        this.setDegraded(false);
-        return { count, resetMs: ttl > 0 ? ttl : this.windowMs };
-      } catch {
-        this.retryAt = Date.now() + REDIS_RETRY_AFTER_MS;
-        this.setDegraded(true);
-      }
-    } else if (this.redis) this.setDegraded(true);
+  /**
+   * Counts a hit. Answered at once from memory (no Redis, or Redis down), so a request then costs no
+   * promise: the rate-limit check runs on every request.
+   */
+  hit(bucket: string, cost = 1): Maybe<Count> {
+    if (this.redis && this.redis.status === 'ready' && Date.now() >= this.retryAt)
+      return this.hitRedis(this.redis, bucket, cost);
+    if (this.redis) this.setDegraded(true);
     return this.hitMemory(bucket, cost);
+  }
+
+  private async hitRedis(redis: Redis, bucket: string, cost: number): Promise<Count> {
+    try {
+      const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, `cipgate-rl:${bucket}`, this.windowMs, cost)) as [
+        number,
+        number,
+      ];
+      this.setDegraded(false);
+      return { count, resetMs: ttl > 0 ? ttl : this.windowMs };
+    } catch {
+      this.retryAt = Date.now() + REDIS_RETRY_AFTER_MS;
+      this.setDegraded(true);
+      return this.hitMemory(bucket, cost);
+    }
   }
 
   /** Asks Redis directly (bounded by the command timeout), for readiness probes. */
@@ -142,20 +156,23 @@ export class RateLimits {
     private readonly limits: Config['rateLimit'],
   ) {}
 
-  async address(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Promise<void> {
-    const { count, resetMs } = await this.counters.hit(`ip:${request.ip}`);
-    if (count > this.limits.publicMax) throw tooMany(surface, this.limits.publicMax, this.limits.windowMs, resetMs);
+  address(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Maybe<void> {
+    return then(this.counters.hit(`ip:${request.ip}`), ({ count, resetMs }) => {
+      if (count > this.limits.publicMax) throw tooMany(surface, this.limits.publicMax, this.limits.windowMs, resetMs);
+    });
   }
 
-  async partner(partnerId: string, surface: Surface): Promise<void> {
-    const { count, resetMs } = await this.counters.hit(`partner:${partnerId}`);
-    if (count > this.limits.partnerMax) throw tooMany(surface, this.limits.partnerMax, this.limits.windowMs, resetMs);
+  partner(partnerId: string, surface: Surface): Maybe<void> {
+    return then(this.counters.hit(`partner:${partnerId}`), ({ count, resetMs }) => {
+      if (count > this.limits.partnerMax) throw tooMany(surface, this.limits.partnerMax, this.limits.windowMs, resetMs);
+    });
   }
 
   /** Before verifying a key: refuses an address that already used up its failed-key budget. */
-  async refuseGuessing(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Promise<void> {
-    const { count, resetMs } = await this.counters.hit(`fail:${request.ip}`, 0);
-    if (count >= this.limits.failedAuthMax) throw tooManyFailures(surface, resetMs);
+  refuseGuessing(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Maybe<void> {
+    return then(this.counters.hit(`fail:${request.ip}`, 0), ({ count, resetMs }) => {
+      if (count >= this.limits.failedAuthMax) throw tooManyFailures(surface, resetMs);
+    });
   }
 
   /** After a key failed verification: counts it against the address and the failed-key bucket. */

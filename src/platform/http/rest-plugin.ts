@@ -176,7 +176,9 @@ export async function restPlugin(
         const input = variables(request) as Record<string, unknown>;
         if (!execute) return viaGateway(request, reply, input);
         const ctx = contextFor(request, opts.services, route.label);
-        const charge = await RequestCharge.open(ctx, fields);
+        // Awaited only when they are promises (paid calls): a free call's open and close cost no microtask hop.
+        const opened = RequestCharge.open(ctx, fields);
+        const charge = opened instanceof Promise ? await opened : opened;
         let result: Awaited<ReturnType<typeof execute>>;
         try {
           result = await execute(document, undefined, input, ctx);
@@ -193,7 +195,8 @@ export async function restPlugin(
         const errors = result.errors?.length ? result.errors : undefined;
         if (errors) logFailedFields(errors, ctx.log);
         const formatted = errors?.map((error) => formatError(error.toJSON(), error));
-        const credits = await charge.close({ data: result.data as Record<string, unknown> | null, errors: formatted });
+        const closed = charge.close({ data: result.data as Record<string, unknown> | null, errors: formatted });
+        const credits = closed instanceof Promise ? await closed : closed;
         if (formatted) throw errorOf(formatted);
         const body = answer(result.data as Record<string, unknown> | null);
         reply.headers(creditHeaders(credits));

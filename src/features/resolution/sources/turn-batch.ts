@@ -62,9 +62,13 @@ export class TurnBatch<P extends string, V> {
         // A fetch that throws instead of rejecting would otherwise end the process from a setImmediate.
         chunks.push(Promise.reject(err));
       }
-      Promise.all(chunks).then(
-        (maps) => {
-          const found = maps.length === 1 ? (maps[0] as Map<string, V>) : new Map(maps.flatMap((m) => [...m]));
+      // One chunk (every turn of small lookups but the largest): its own promise, not a Promise.all's.
+      const all: Promise<Map<string, V>> =
+        chunks.length === 1
+          ? (chunks[0] as Promise<Map<string, V>>)
+          : Promise.all(chunks).then((maps) => new Map(maps.flatMap((m) => [...m])));
+      all.then(
+        (found) => {
           for (const waiter of waiters) waiter.resolve(found);
         },
         (err: unknown) => {

@@ -30,10 +30,12 @@ export async function landingPages(app: FastifyInstance, { explorer }: { explore
   const html = page(explorer);
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
   if (!explorer) return;
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.routeOptions.url !== '/graphql' || typeof payload !== 'string') return payload;
+  // Callback-style: it runs on every answer, and an async hook costs each a promise and a microtask hop.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.routeOptions.url !== '/graphql' || typeof payload !== 'string') return done(null, payload);
     const type = reply.getHeader('content-type');
-    if (typeof type !== 'string' || !type.startsWith('text/html') || !payload.includes('</body>')) return payload;
-    return payload.replace('</body>', `${SANDBOX_LINK}</body>`);
+    if (typeof type !== 'string' || !type.startsWith('text/html') || !payload.includes('</body>'))
+      return done(null, payload);
+    done(null, payload.replace('</body>', `${SANDBOX_LINK}</body>`));
   });
 }
