@@ -43,65 +43,82 @@ export class PartitionedLoader<V> {
     private readonly missing: V,
   ) {
     this.#loader = new DataLoader<string | FirstOfEach, V | V[]>(
-      async (keys) => {
-        const groups = new Map<string, string[]>();
-        const values = (partition: string): string[] => {
-          let group = groups.get(partition);
-          if (!group) {
-            group = [];
-            groups.set(partition, group);
-          }
-          return group;
-        };
-        const singles: ([string, string] | undefined)[] = [];
-        for (const key of keys) {
-          if (typeof key === 'string') {
-            const at = key.indexOf(SEP);
-            const single: [string, string] = [key.slice(0, at), key.slice(at + 1)];
-            singles.push(single);
-            values(single[0]).push(single[1]);
-          } else {
-            singles.push(undefined);
-            for (const partition of key.partitions) {
-              const group = values(partition);
-              for (const value of key.values) group.push(value);
-            }
-          }
+      (keys) => {
+        const [only] = keys;
+        // One lookup (a request asking one name or address): its one question, without the grouping below.
+        if (keys.length === 1 && typeof only === 'string') {
+          const at = only.indexOf(SEP);
+          const value = only.slice(at + 1);
+          return fetch(only.slice(0, at), [value]).then((found) => [
+            found.has(value) ? (found.get(value) as V) : missing,
+          ]);
         }
-        const found = new Map<string, Map<string, V>>();
-        const fetched = [...groups].flatMap(([partition, group]) =>
-          queryChunks(group).map((chunk) =>
-            fetch(partition, chunk).then((results) => {
-              const known = found.get(partition);
-              found.set(partition, known ? new Map([...known, ...results]) : results);
-            }),
-          ),
-        );
-        // One question (a request's lookups on one network): awaited as it is, not through a Promise.all.
-        await (fetched.length === 1 ? fetched[0] : Promise.all(fetched));
-        let many = false;
-        const answers = keys.map((key, k) => {
-          const single = singles[k];
-          if (single) {
-            const known = found.get(single[0]);
-            return known?.has(single[1]) ? (known.get(single[1]) as V) : missing;
-          }
-          many = true;
-          const { partitions, values } = key as FirstOfEach;
-          const maps = partitions.map((p) => found.get(p));
-          return values.map((value) => {
-            for (const known of maps) if (known?.has(value)) return known.get(value) as V;
-            return missing;
-          });
-        });
-        if (many)
-          for (const [partition, known] of found)
-            this.#found.set(partition, [...(this.#found.get(partition) ?? []), known]);
-        return answers;
+        return this.#many(keys, fetch);
       },
       // A full batch on every network (a 1000-item `*` request) is still one batch: one query per network.
       { maxBatchSize: MAX_KEYS_PER_QUERY * MNS_NETWORKS.length },
     );
+  }
+
+  async #many(
+    keys: readonly (string | FirstOfEach)[],
+    fetch: (partition: string, values: readonly string[]) => Promise<Map<string, V>>,
+  ): Promise<(V | V[])[]> {
+    const { missing } = this;
+    const groups = new Map<string, string[]>();
+    const values = (partition: string): string[] => {
+      let group = groups.get(partition);
+      if (!group) {
+        group = [];
+        groups.set(partition, group);
+      }
+      return group;
+    };
+    const singles: ([string, string] | undefined)[] = [];
+    for (const key of keys) {
+      if (typeof key === 'string') {
+        const at = key.indexOf(SEP);
+        const single: [string, string] = [key.slice(0, at), key.slice(at + 1)];
+        singles.push(single);
+        values(single[0]).push(single[1]);
+      } else {
+        singles.push(undefined);
+        for (const partition of key.partitions) {
+          const group = values(partition);
+          for (const value of key.values) group.push(value);
+        }
+      }
+    }
+    const found = new Map<string, Map<string, V>>();
+    const fetched = [...groups].flatMap(([partition, group]) =>
+      queryChunks(group).map((chunk) =>
+        fetch(partition, chunk).then((results) => {
+          const known = found.get(partition);
+          found.set(partition, known ? new Map([...known, ...results]) : results);
+        }),
+      ),
+    );
+    // One question (a request's lookups on one network): awaited as it is, not through a Promise.all.
+    await (fetched.length === 1 ? fetched[0] : Promise.all(fetched));
+    let many = false;
+    const answers = keys.map((key, k) => {
+      const single = singles[k];
+      if (single) {
+        const known = found.get(single[0]);
+        return known?.has(single[1]) ? (known.get(single[1]) as V) : missing;
+      }
+      many = true;
+      const { partitions, values } = key as FirstOfEach;
+      const maps = partitions.map((p) => found.get(p));
+      return values.map((value) => {
+        for (const known of maps) if (known?.has(value)) return known.get(value) as V;
+        return missing;
+      });
+    });
+    if (many)
+      for (const [partition, known] of found)
+        this.#found.set(partition, [...(this.#found.get(partition) ?? []), known]);
+    return answers;
   }
 
   /** The answer for `value` on `partition` (`missing` when there is none). */
