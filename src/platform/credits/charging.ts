@@ -1,13 +1,11 @@
 import { insufficientCredits, unauthenticated } from '../errors.js';
 import type { RequestContext } from '../graphql/context.js';
 import { recordCharges } from '../http/metrics.js';
+import type { Maybe } from '../maybe.js';
 import type { Charge, Reservation } from './ledger.js';
 import type { RootField } from './root-fields.js';
 
 /** What an answer costs, told to the caller before it is sent: headers and the GraphQL `credits` extension. */
-/** A value now or later: free calls open and close without a promise. */
-export type Maybe<T> = T | Promise<T>;
-
 export interface CreditsAnnouncement {
   charged: number;
   /** The partner's balance once this charge settles; absent without a partner or when unreadable. */

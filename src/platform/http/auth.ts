@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthenticated } from '../errors.js';
 import type { AuthenticatedPartner } from '../graphql/context.js';
+import { andThen, type Maybe } from '../maybe.js';
 import { type Surface, surfaceOf, surfaceOfRoute } from './errors.js';
-import type { Maybe } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,23 +27,33 @@ const KEY_CACHE_MAX = 10_000;
 export function verifiedKeyCache(
   verify: (key: string) => Promise<AuthenticatedPartner | null>,
   ttlMs: number,
-): (key: string) => Promise<AuthenticatedPartner | null> {
-  const known = new Map<string, { until: number; partner: Promise<AuthenticatedPartner | null> }>();
+): (key: string) => Maybe<AuthenticatedPartner | null> {
+  const known = new Map<
+    string,
+    { until: number; partner: Promise<AuthenticatedPartner | null>; verified?: AuthenticatedPartner }
+  >();
   return (key) => {
     const id = hash('sha256', key, 'base64');
     const now = Date.now();
     const hit = known.get(id);
-    if (hit && hit.until > now) return hit.partner;
+    // Once verified, the partner itself: a partner's request then passes the key check without a promise.
+    if (hit && hit.until > now) return hit.verified ?? hit.partner;
     if (hit) known.delete(id);
     const partner = verify(key);
     if (ttlMs <= 0) return partner;
-    const entry = { until: now + ttlMs, partner };
+    const entry: { until: number; partner: typeof partner; verified?: AuthenticatedPartner } = {
+      until: now + ttlMs,
+      partner,
+    };
     if (known.size >= KEY_CACHE_MAX) known.delete(known.keys().next().value as string);
     known.set(id, entry);
     const forget = () => {
       if (known.get(id) === entry) known.delete(id);
     };
-    partner.then((found) => found || forget(), forget);
+    partner.then((found) => {
+      if (found) entry.verified = found;
+      else forget();
+    }, forget);
     return partner;
   };
 }
@@ -74,16 +84,19 @@ export const authPlugin = fp(
   ) => {
     const verify = verifiedKeyCache(options.verify, options.cacheTtlMs ?? KEY_CACHE_TTL_MS);
     app.decorateRequest('partner', null);
-    const authenticate = async (request: FastifyRequest, surface: Surface, key: string) => {
-      await app.rateLimits.refuseGuessing(request, surface);
-      const partner = await verify(key);
-      if (!partner) {
-        await app.rateLimits.failedKey(request, surface);
-        throw unauthenticated('Invalid API key');
-      }
-      await app.rateLimits.partner(partner.id, surface);
-      request.partner = partner;
-    };
+    /** The key's partner, checked and counted; at once when the key is cached and limits are in memory. */
+    const authenticate = (request: FastifyRequest, surface: Surface, key: string): Maybe<void> =>
+      andThen(app.rateLimits.refuseGuessing(request, surface), () =>
+        andThen(verify(key), (partner) => {
+          if (!partner)
+            return andThen(app.rateLimits.failedKey(request, surface), () => {
+              throw unauthenticated('Invalid API key');
+            });
+          return andThen(app.rateLimits.partner(partner.id, surface), () => {
+            request.partner = partner;
+          });
+        }),
+      );
     // Callback-style, and a keyless request counted in memory answers at once: no promise, no microtask hop
     // for the public lookups.
     app.addHook('onRequest', (request, _reply, done) => {
@@ -91,17 +104,20 @@ export const authPlugin = fp(
       if (route !== undefined && UNLIMITED.has(route)) return done();
       const surface = route === undefined ? surfaceOf(request.url) : surfaceOfRoute(route);
       const key = surface === 'partner' || surface === 'graphql' ? presentedKey(request)?.trim() : undefined;
-      if (key) return void authenticate(request, surface, key).then(() => done(), done);
-      const counted = () =>
-        done(surface === 'partner' ? unauthenticated('Missing API key: send it in the x-api-key header') : undefined);
-      let limited: Maybe<void>;
+      const passed = () =>
+        done(
+          key || surface !== 'partner'
+            ? undefined
+            : unauthenticated('Missing API key: send it in the x-api-key header'),
+        );
+      let checked: Maybe<void>;
       try {
-        limited = app.rateLimits.address(request, surface);
+        checked = key ? authenticate(request, surface, key) : app.rateLimits.address(request, surface);
       } catch (err) {
         return done(err as Error);
       }
-      if (limited instanceof Promise) limited.then(counted, done);
-      else counted();
+      if (checked instanceof Promise) checked.then(passed, done);
+      else passed();
     });
   },
 );

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { andThen, type Maybe } from '../maybe.js';
 import type { Surface } from './errors.js';
 
 declare module 'fastify' {
@@ -33,11 +34,6 @@ if n > 0 and ttl < 0 then
   ttl = tonumber(ARGV[1])
 end
 return {n, ttl}`;
-
-/** A value now (counted in memory) or later (counted in Redis). */
-export type Maybe<T> = T | Promise<T>;
-const then = <T, U>(value: Maybe<T>, next: (value: T) => U): Maybe<U> =>
-  value instanceof Promise ? value.then(next) : next(value);
 
 export interface Count {
   count: number;
@@ -157,20 +153,20 @@ export class RateLimits {
   ) {}
 
   address(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Maybe<void> {
-    return then(this.counters.hit(`ip:${request.ip}`), ({ count, resetMs }) => {
+    return andThen(this.counters.hit(`ip:${request.ip}`), ({ count, resetMs }) => {
       if (count > this.limits.publicMax) throw tooMany(surface, this.limits.publicMax, this.limits.windowMs, resetMs);
     });
   }
 
   partner(partnerId: string, surface: Surface): Maybe<void> {
-    return then(this.counters.hit(`partner:${partnerId}`), ({ count, resetMs }) => {
+    return andThen(this.counters.hit(`partner:${partnerId}`), ({ count, resetMs }) => {
       if (count > this.limits.partnerMax) throw tooMany(surface, this.limits.partnerMax, this.limits.windowMs, resetMs);
     });
   }
 
   /** Before verifying a key: refuses an address that already used up its failed-key budget. */
   refuseGuessing(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Maybe<void> {
-    return then(this.counters.hit(`fail:${request.ip}`, 0), ({ count, resetMs }) => {
+    return andThen(this.counters.hit(`fail:${request.ip}`, 0), ({ count, resetMs }) => {
       if (count >= this.limits.failedAuthMax) throw tooManyFailures(surface, resetMs);
     });
   }
