@@ -328,13 +328,14 @@ const PARSE_NESTING_CEILING = 256;
  */
 export function nestingGuard(limits: Pick<GraphqlLimits, 'maxDepth'>) {
   const ceiling = Math.max(PARSE_NESTING_CEILING, limits.maxDepth);
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  // Callback-style: it runs on every /graphql request, and an async hook costs each a promise and a hop.
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const source =
       (request.body as { query?: unknown } | undefined)?.query ?? (request.query as { query?: unknown })?.query;
-    if (typeof source !== 'string') return;
+    if (typeof source !== 'string') return done();
     const depth = braceDepth(source);
-    if (depth <= ceiling) return;
-    return reply.code(400).send({
+    if (depth <= ceiling) return done();
+    reply.code(400).send({
       errors: [
         {
           message: `The operation nests ${depth} levels deep; at most ${limits.maxDepth} are allowed (GRAPHQL_MAX_DEPTH)`,
