@@ -18,6 +18,11 @@ export const SUB_NAMES_LIMIT = 100;
 
 const SEP = '\u0000';
 const loaderKey = (partition: string, value: string): string => `${partition}${SEP}${value}`;
+/** `loaderKey`'s partition and value. */
+const splitKey = (key: string): [string, string] => {
+  const at = key.indexOf(SEP);
+  return [key.slice(0, at), key.slice(at + 1)];
+};
 
 /** Many values on several partitions as one loader key, answered with the first partition that knows each. */
 interface FirstOfEach {
@@ -39,7 +44,7 @@ export class PartitionedLoader<V> {
   readonly #found = new Map<string, Map<string, V>[]>();
 
   constructor(
-    fetch: (partition: string, values: readonly string[]) => Promise<Map<string, V>>,
+    private readonly fetch: (partition: string, values: readonly string[]) => Promise<Map<string, V>>,
     private readonly missing: V,
   ) {
     this.#loader = new DataLoader<string | FirstOfEach, V | V[]>(
@@ -47,24 +52,18 @@ export class PartitionedLoader<V> {
         const [only] = keys;
         // One lookup (a request asking one name or address): its one question, without the grouping below.
         if (keys.length === 1 && typeof only === 'string') {
-          const at = only.indexOf(SEP);
-          const value = only.slice(at + 1);
-          return fetch(only.slice(0, at), [value]).then((found) => [
-            found.has(value) ? (found.get(value) as V) : missing,
-          ]);
+          const [partition, value] = splitKey(only);
+          return fetch(partition, [value]).then((found) => [found.has(value) ? (found.get(value) as V) : missing]);
         }
-        return this.#many(keys, fetch);
+        return this.#many(keys);
       },
       // A full batch on every network (a 1000-item `*` request) is still one batch: one query per network.
       { maxBatchSize: MAX_KEYS_PER_QUERY * MNS_NETWORKS.length },
     );
   }
 
-  async #many(
-    keys: readonly (string | FirstOfEach)[],
-    fetch: (partition: string, values: readonly string[]) => Promise<Map<string, V>>,
-  ): Promise<(V | V[])[]> {
-    const { missing } = this;
+  async #many(keys: readonly (string | FirstOfEach)[]): Promise<(V | V[])[]> {
+    const { fetch, missing } = this;
     const groups = new Map<string, string[]>();
     const values = (partition: string): string[] => {
       let group = groups.get(partition);
@@ -77,8 +76,7 @@ export class PartitionedLoader<V> {
     const singles: ([string, string] | undefined)[] = [];
     for (const key of keys) {
       if (typeof key === 'string') {
-        const at = key.indexOf(SEP);
-        const single: [string, string] = [key.slice(0, at), key.slice(at + 1)];
+        const single = splitKey(key);
         singles.push(single);
         values(single[0]).push(single[1]);
       } else {

@@ -89,8 +89,8 @@ export class RequestCharge {
   close(result: ChargedResult): Maybe<CreditsAnnouncement> {
     const held = this.reservation;
     this.reservation = undefined;
-    // Nothing held: nothing to settle, and without a partner nothing to read (a public call: no promise).
-    if (!held) return this.ctx.partner ? this.announce(0, 0) : { charged: 0 };
+    // Nothing held: nothing to settle (a free call; without a partner it closes without a promise).
+    if (!held) return this.announce(0, 0);
     return this.settle(held, result);
   }
 
@@ -134,15 +134,20 @@ export class RequestCharge {
   }
 
   /** `x-credits-charged` and, for a partner, `x-credits-remaining`: the balance once this charge settles. */
-  private async announce(charged: number, held: number): Promise<CreditsAnnouncement> {
+  private announce(charged: number, held: number): Maybe<CreditsAnnouncement> {
     const partner = this.ctx.partner;
+    // Without a partner there is no balance to read: announced at once.
     if (!partner) return { charged };
+    return this.remaining(partner.id, charged, held);
+  }
+
+  private async remaining(partnerId: string, charged: number, held: number): Promise<CreditsAnnouncement> {
     try {
       const seen = this.ctx.memo.get(AVAILABLE_SEEN) as { partnerId: string; available: number } | undefined;
       // The available balance still has this request's hold taken off.
       const available = await this.ctx.services.ledger.available(
-        partner.id,
-        held === 0 && seen?.partnerId === partner.id ? seen.available : undefined,
+        partnerId,
+        held === 0 && seen?.partnerId === partnerId ? seen.available : undefined,
       );
       return { charged, remaining: available + held - charged };
     } catch (err) {

@@ -12,7 +12,7 @@ import {
 import type { Pool } from 'pg';
 import { allEntities, SchemaNamingStrategy } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
-import { CachedNodeSqliteDialect, ROWS_AS_ARRAYS } from './node-sqlite-dialect.js';
+import { CachedNodeSqliteDialect, ROWS_AS_ARRAYS, type SqliteNow } from './node-sqlite-dialect.js';
 import { sqliteMappedType } from './sqlite-datetime.js';
 import { describeDatabaseError, isDatabaseUnavailable, maskDatabaseUrl } from './unavailable.js';
 
@@ -268,9 +268,13 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
     const client: Executor = trx ?? connection.getClient();
     // Outside a transaction, a SQLite statement with no transaction open before it runs at once
     // (node-sqlite-dialect.ts); otherwise it queues on Kysely's connection as every statement did.
-    const exec = async (sql: string, params: readonly unknown[]) => {
+    const runsNow = (): SqliteNow | undefined => {
       const now = trx ? undefined : sqlite?.now;
-      if (now && !now.inTransaction) return now.execute(sql, bind(params));
+      return now && !now.inTransaction ? now : undefined;
+    };
+    const exec = async (sql: string, params: readonly unknown[]) => {
+      const now = runsNow();
+      if (now) return now.execute(sql, bind(params));
       return client.executeQuery(rawStatement(text(sql), bind(params)));
     };
     const queued = async <T>(sql: string, params: readonly unknown[]): Promise<T[]> => {
@@ -281,8 +285,8 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
     // A SQLite read that runs at once answers in an already settled promise: one microtask hop for the
     // caller's await, not the three of an async function awaiting another (a public lookup's statement).
     const query = <T>(sql: string, params: readonly unknown[] = []): Promise<T[]> => {
-      const now = trx ? undefined : sqlite?.now;
-      if (!now || now.inTransaction) return queued(sql, params);
+      const now = runsNow();
+      if (!now) return queued(sql, params);
       try {
         return Promise.resolve(now.execute(sql, bind(params)).rows as T[]);
       } catch (err) {
