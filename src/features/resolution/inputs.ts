@@ -39,18 +39,21 @@ export function chainTargetArg(caip2Id: string): ChainTarget {
   return { networks: networksArg(caip2Id) };
 }
 
+/** A bad value as an error message quotes it: a long one only by its start (no input bound caps it). */
+const quoted = (value: string): string => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+
 export function nameArg(name: string, argument = 'name'): string {
   try {
     return normalizeMnsName(name);
   } catch (err) {
-    if (err instanceof InvalidNameError) throw badInput(`Invalid name "${name}": ${err.message}`, { argument });
+    if (err instanceof InvalidNameError) throw badInput(`Invalid name ${quoted(name)}: ${err.message}`, { argument });
     throw err;
   }
 }
 
 export function addressArg(address: string, argument = 'address'): string {
   const key = normalizeMoveAddress(address);
-  if (!key) throw badInput(`Invalid address "${address}": expected ${ADDRESS_RULE}`, { argument });
+  if (!key) throw badInput(`Invalid address ${quoted(address)}: expected ${ADDRESS_RULE}`, { argument });
   return key;
 }
 

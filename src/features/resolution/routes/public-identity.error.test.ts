@@ -62,6 +62,15 @@ const CASES: Case[] = [
   ['65 hex digits', name({ address: `0x${'1'.repeat(65)}`, caip2Id: 'move-mvmt:126' }), 400],
   ['no 0x prefix', name({ address: 'a'.repeat(64), caip2Id: 'move-mvmt:126' }), 400],
   ['invalid address in a batch', names({ caip2Id: 'move-mvmt:126', addresses: [ALICE, '0xzz'] }), 400, /0xzz/],
+  ['empty address in a batch', names({ caip2Id: 'move-mvmt:126', addresses: [ALICE, ''] }), 400, /Invalid address ""/],
+  ['non-string address in a batch', names({ caip2Id: 'move-mvmt:126', addresses: [ALICE, 7] }), 400],
+  // No length bound in the schema: the resolver's message quotes only the start of a long value.
+  [
+    'address of 100 000 characters in a batch',
+    names({ caip2Id: 'move-mvmt:126', addresses: [ALICE, `0x${'1'.repeat(99_998)}`] }),
+    400,
+    /^Invalid address "0x1{78}…": expected 0x followed by 1 to 64 hex digits$/,
+  ],
   // bodies
   ['missing addresses', names({ caip2Id: 'move-mvmt:126' }), 400, /addresses/],
   ['addresses not a list', names({ caip2Id: 'move-mvmt:126', addresses: { a: 1 } }), 400],
