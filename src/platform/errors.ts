@@ -68,3 +68,10 @@ export const unauthenticated = make(ErrorCode.UNAUTHENTICATED);
 export const insufficientCredits = make(ErrorCode.INSUFFICIENT_CREDITS);
 export const notFound = make(ErrorCode.NOT_FOUND);
 export const upstreamUnavailable = make(ErrorCode.UPSTREAM_UNAVAILABLE);
+
+/** Characters of a bad value that an error message quotes; a longer value is quoted by its start. */
+export const QUOTED_MAX = 80;
+
+/** A bad value as an error message quotes it back: `"0xzz"`, or a long one's start and `…`. */
+export const quoted = (value: string): string =>
+  `"${value.length > QUOTED_MAX ? `${value.slice(0, QUOTED_MAX)}…` : value}"`;

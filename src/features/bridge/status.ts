@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Hash, PublicClient } from 'viem';
 import { chainById, explorerTxLink } from '../../platform/chains/registry.js';
-import { badInput, notFound, upstreamUnavailable } from '../../platform/errors.js';
+import { badInput, notFound, quoted, upstreamUnavailable } from '../../platform/errors.js';
 import { beforeDeadline } from './deadline.js';
 import { isEnabled } from './provider-registry.js';
 import type { SourceTxCheck } from './providers/onchain/index.js';
@@ -159,7 +159,7 @@ export class BridgeStatusService {
       const foreign = this.options.foreignProviders?.includes(bridge.toLowerCase()) === true;
       if (foreign || !/^[a-z0-9][a-z0-9_-]{0,39}$/i.test(bridge)) {
         throw badInput(
-          `bridge must be one of ${this.providers.map((p) => p.name).join(', ')} or the name of a bridge they route through (a route's bridgeProvider), got "${bridge.slice(0, 40)}"`,
+          `bridge must be one of ${this.providers.map((p) => p.name).join(', ')} or the name of a bridge they route through (a route's bridgeProvider), got ${quoted(bridge)}`,
         );
       }
       return { tool: bridge };
@@ -170,8 +170,7 @@ export class BridgeStatusService {
 
   /** The partner says this transaction executes one of its routes: record the claim. */
   private async claimRoute(routeId: string, txHash: string, partnerId: string | null): Promise<StoredRoute> {
-    if (!UUID.test(routeId))
-      throw badInput(`routeId must be a route id returned by a quote, got "${routeId.slice(0, 40)}"`);
+    if (!UUID.test(routeId)) throw badInput(`routeId must be a route id returned by a quote, got ${quoted(routeId)}`);
     const route = await this.store.routeById(routeId.toLowerCase());
     if (!route || route.partnerId !== partnerId || !this.ours(route)) throw notFound(`Route ${routeId} not found`);
     // A route's calldata carries quote deadlines: past its expiry it may revert or fill at a stale price.

@@ -1,4 +1,4 @@
-import { badInput } from '../../platform/errors.js';
+import { badInput, quoted } from '../../platform/errors.js';
 import { ADDRESS_RULE, normalizeMoveAddress } from './registry/address.js';
 import { InvalidNameError, normalizeMnsName } from './registry/name.js';
 import {
@@ -38,9 +38,6 @@ export function chainTargetArg(caip2Id: string): ChainTarget {
   }
   return { networks: networksArg(caip2Id) };
 }
-
-/** A bad value as an error message quotes it: a long one only by its start (no input bound caps it). */
-const quoted = (value: string): string => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
 
 export function nameArg(name: string, argument = 'name'): string {
   try {

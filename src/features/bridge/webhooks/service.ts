@@ -12,7 +12,7 @@ import { request as httpsRequest } from 'node:https';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Database } from '../../../platform/db/orm.js';
 import { limitClause } from '../../../platform/db/sql-limit.js';
-import { badInput, notFound } from '../../../platform/errors.js';
+import { badInput, notFound, quoted } from '../../../platform/errors.js';
 import type { BridgeService, StatusAnswered } from '../service.js';
 import type { BridgeStatus } from '../types.js';
 import { normalizeTxHash, requireTxHash } from '../validation.js';
@@ -185,7 +185,7 @@ export class WebhookService {
 
   private async own(partnerId: string, id: string, deletedToo = false): Promise<WebhookInfo> {
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-    if (!uuid.test(id)) throw badInput(`id must be a webhook id, got "${id.slice(0, 40)}"`);
+    if (!uuid.test(id)) throw badInput(`id must be a webhook id, got ${quoted(id)}`);
     const [row] = await this.db.query<{ id: string; url: string; created_at: unknown }>(
       `select id, url, created_at from bridge_webhook where id = ? and partner_id = ?${deletedToo ? '' : ' and deleted_at is null'}`,
       [id.toLowerCase(), partnerId],
