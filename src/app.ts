@@ -23,6 +23,7 @@ import { authPlugin } from './platform/http/auth.js';
 import { cachingPlugin } from './platform/http/caching.js';
 import { corsPlugin } from './platform/http/cors.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './platform/http/error-handler.js';
+import { jsonBody } from './platform/http/json-body.js';
 import { redactedPaths, redactKeys, requestSerializer } from './platform/http/log-redaction.js';
 import { metricsPlugin } from './platform/http/metrics.js';
 import { openapiPlugin } from './platform/http/openapi.js';
@@ -75,6 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   let draining = false;
   echoRequestId(http);
+  jsonBody(http);
   // A keep-alive connection that was busy when draining began would otherwise hold the process open
   // after its last answer: tell the client to reconnect elsewhere.
   http.addHook('onSend', (_request, reply, payload, done) => {
