@@ -70,7 +70,7 @@ export const notFound = make(ErrorCode.NOT_FOUND);
 export const upstreamUnavailable = make(ErrorCode.UPSTREAM_UNAVAILABLE);
 
 /** Characters of a bad value that an error message quotes; a longer value is quoted by its start. */
-export const QUOTED_MAX = 80;
+export const QUOTED_MAX = 100;
 
 /** A bad value as an error message quotes it back: `"0xzz"`, or a long one's start and `…`. */
 export const quoted = (value: string): string =>

@@ -10,7 +10,7 @@ import { base58 } from '@scure/base';
 import * as Address from 'ox/Address';
 import { parseCaip2 } from '../../platform/chains/caip2.js';
 import { type ChainFamily, NATIVE_EVM, NATIVE_SOLANA } from '../../platform/chains/registry.js';
-import { badInput } from '../../platform/errors.js';
+import { badInput, quoted } from '../../platform/errors.js';
 import { NATIVE_BITCOIN } from './providers/catalogue-seed/index.js';
 import type { QuoteRequest, RouteOrder } from './providers/types.js';
 import type { BridgeQuoteInput } from './types.js';
@@ -37,7 +37,7 @@ export function familyOf(caip2Id: string): ChainFamily | undefined {
 export function requireCaip2(name: string, value: string): void {
   const parsed = parseCaip2(value);
   if (!parsed || parsed.reference === '*') {
-    throw badInput(`${name} must be a CAIP-2 chain id such as "eip155:1" (namespace:reference), got "${clip(value)}"`);
+    throw badInput(`${name} must be a CAIP-2 chain id such as "eip155:1" (namespace:reference), got ${quoted(value)}`);
   }
 }
 
@@ -103,7 +103,7 @@ export function normalizeAddress(family: ChainFamily, value: string): string {
 
 export function parseAmount(name: string, value: string): bigint {
   if (!/^\d{1,78}$/.test(value)) {
-    throw badInput(`${name} must be a positive integer amount in the token's smallest unit, got "${clip(value)}"`);
+    throw badInput(`${name} must be a positive integer amount in the token's smallest unit, got ${quoted(value)}`);
   }
   const amount = BigInt(value);
   if (amount <= 0n) throw badInput(`${name} must be greater than 0`);
@@ -122,7 +122,7 @@ export function parseSlippage(value: number | null | undefined): number {
 export function parseOrder(value: string | null | undefined): RouteOrder {
   if (value === undefined || value === null || value === '') return 'CHEAPEST';
   const order = value.toUpperCase() as RouteOrder;
-  if (!ORDERS.includes(order)) throw badInput(`order must be CHEAPEST or FASTEST, got "${clip(value)}"`);
+  if (!ORDERS.includes(order)) throw badInput(`order must be CHEAPEST or FASTEST, got ${quoted(value)}`);
   return order;
 }
 
@@ -133,7 +133,7 @@ export function parseBridgeList(name: string, value: string | null | undefined):
   const bad = names.find((n) => !BRIDGE_NAME.test(n));
   if (bad !== undefined) {
     throw badInput(
-      `${name} must be a comma list of bridge names (letters, digits, - and _), got "${clip(bad === '' ? value : bad)}"`,
+      `${name} must be a comma list of bridge names (letters, digits, - and _), got ${quoted(bad === '' ? value : bad)}`,
     );
   }
   // Upstream keys are case-sensitive (LI.FI's `stargateV2`): keep the spelling, drop case-blind repeats.
@@ -171,16 +171,16 @@ export async function parseQuoteInput(
   }
   if (!isTokenAddress(fromFamily, input.fromToken)) {
     throw badInput(
-      `fromToken must be ${NATIVE_HINT[fromFamily]} on ${input.fromChain}, got "${clip(input.fromToken)}"`,
+      `fromToken must be ${NATIVE_HINT[fromFamily]} on ${input.fromChain}, got ${quoted(input.fromToken)}`,
     );
   }
   if (!isTokenAddress(toFamily, input.toToken)) {
-    throw badInput(`toToken must be ${NATIVE_HINT[toFamily]} on ${input.toChain}, got "${clip(input.toToken)}"`);
+    throw badInput(`toToken must be ${NATIVE_HINT[toFamily]} on ${input.toChain}, got ${quoted(input.toToken)}`);
   }
   const fromAmount = parseAmount('fromAmount', input.fromAmount);
   if (!isWalletAddress(fromFamily, input.fromAddress)) {
     throw badInput(
-      `fromAddress must be ${WALLET_HINT[fromFamily]} on ${input.fromChain}, got "${clip(input.fromAddress)}"`,
+      `fromAddress must be ${WALLET_HINT[fromFamily]} on ${input.fromChain}, got ${quoted(input.fromAddress)}`,
     );
   }
   let toAddress = input.toAddress ?? undefined;
@@ -193,7 +193,7 @@ export async function parseQuoteInput(
     }
     toAddress = input.fromAddress;
   } else if (!isWalletAddress(toFamily, toAddress)) {
-    throw badInput(`toAddress must be ${WALLET_HINT[toFamily]} on ${input.toChain}, got "${clip(toAddress)}"`);
+    throw badInput(`toAddress must be ${WALLET_HINT[toFamily]} on ${input.toChain}, got ${quoted(toAddress)}`);
   }
   return {
     fromChain: input.fromChain,
@@ -245,16 +245,11 @@ export function requireTxHash(txHash: string, family?: ChainFamily): void {
           } as Record<string, string>
         )[family]
       : '0x + 64 hex digits (EVM), 64 hex digits (Bitcoin) or a base58 signature (Solana)';
-    throw badInput(`txHash must be a source-chain transaction hash: ${expected}, got "${clip(txHash)}"`);
+    throw badInput(`txHash must be a source-chain transaction hash: ${expected}, got ${quoted(txHash)}`);
   }
 }
 
 /** Canonical form of a transaction id: hex is case-insensitive, base58 is not. */
 export function normalizeTxHash(txHash: string): string {
   return /^(0x)?[0-9a-fA-F]{64}$/.test(txHash) ? txHash.toLowerCase() : txHash;
-}
-
-/** Echoed input is cut short so a huge parameter cannot blow up an error message or a log line. */
-function clip(value: string): string {
-  return value.length > 100 ? `${value.slice(0, 100)}…` : value;
 }

@@ -6,7 +6,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { badInput } from '../../../platform/errors.js';
+import { badInput, quoted } from '../../../platform/errors.js';
 import { isInternalAddress, isLoopbackAddress } from '../../../platform/upstream/private-address.js';
 
 export interface TargetPolicy {
@@ -26,7 +26,7 @@ export function parseTarget(raw: string, policy: TargetPolicy): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw badInput(`url must be an absolute https URL, got "${raw.slice(0, 80)}"`);
+    throw badInput(`url must be an absolute https URL, got ${quoted(raw)}`);
   }
   if (raw.length > 2048) throw badInput('url must be at most 2048 characters');
   if (url.username || url.password) throw badInput('url must not carry credentials');
@@ -47,13 +47,13 @@ export async function checkTarget(raw: string, policy: TargetPolicy): Promise<UR
     try {
       addresses = (await resolveAll(host)).map((a) => a.address);
     } catch {
-      throw badInput(`url host "${host.slice(0, 80)}" does not resolve`);
+      throw badInput(`url host ${quoted(host)} does not resolve`);
     }
   }
-  if (addresses.length === 0) throw badInput(`url host "${host.slice(0, 80)}" does not resolve`);
+  if (addresses.length === 0) throw badInput(`url host ${quoted(host)} does not resolve`);
   for (const address of addresses) {
     const refused = refusedAddress(address, policy);
-    if (refused) throw badInput(`url host "${host.slice(0, 80)}" ${refused}`);
+    if (refused) throw badInput(`url host ${quoted(host)} ${refused}`);
   }
   // http stays refused for anything but loopback, whatever the test setting.
   if (url.protocol === 'http:' && !addresses.every(isLoopbackAddress)) throw badInput('url must use https');
