@@ -25,7 +25,7 @@ import { Pieces } from '../src/platform/http/json-text.js';
 
 /** A row as an array of its columns in select order: cheaper to build than an object on both drivers. */
 type Row = unknown[];
-type Param = string | number | string[];
+type Param = string | number;
 /** A value now (node:sqlite) or later (pg): handlers chain with `then`, so SQLite requests allocate no Promise. */
 type Maybe<T> = T | Promise<T>;
 const then = <T, U>(v: Maybe<T>, f: (t: T) => Maybe<U>): Maybe<U> => (v instanceof Promise ? v.then(f) : f(v));
@@ -61,15 +61,16 @@ const PRIMARY_NAME = statement(
     order by network limit 1`,
 );
 /**
- * Many addresses in one statement, the list as one parameter (SQLite: a JSON array, which costs half the
- * CPU of one lookup per address; PostgreSQL: an array, one round trip). Each row carries the position
- * of its address in the list; the caller applies the preference.
+ * Many addresses in one statement, the list as one JSON array parameter (SQLite: json_each, half the CPU
+ * of one lookup per address; PostgreSQL: one round trip, the string sent as it is). Each row carries the
+ * position of its address in the list; the caller applies the preference. An owner stored as its own key
+ * comes back as null, the key being in hand: the service's statement (registry/store.ts).
  */
 const PRIMARY_NAMES = statement(
   'primary_names',
-  `select ${sqlite ? 'k.key' : 'k.i'}, m.name, m.owner, m.network
-     from ${sqlite ? 'json_each(?) k' : 'unnest(?::bpchar[]) with ordinality k(value, i)'}
-     join mns_name m on m.owner_key = k.value
+  `select ${sqlite ? 'k.key' : 'k.i::int4'}, m.name, nullif(m.owner, k.value), m.network
+     from ${sqlite ? 'json_each(?) k' : 'json_array_elements_text(?::json) with ordinality k(value, i)'}
+     join mns_name m on m.owner_key = ${sqlite ? 'k.value' : 'k.value::bpchar'}
     where m.is_primary and m.network in (?, ?, ?) and (m.expire_at is null or m.expire_at > ?)`,
 );
 const API_KEY = statement(
@@ -96,8 +97,6 @@ const SEARCH = statement(
 interface Db {
   get(s: Statement, params: Param[]): Maybe<Row | undefined>;
   all(s: Statement, params: Param[]): Maybe<Row[]>;
-  /** A list parameter as the dialect takes it. */
-  list(values: string[]): Param;
   /** The first position in a list (json_each counts from 0, `with ordinality` from 1). */
   first: number;
 }
@@ -119,7 +118,6 @@ function sqliteDb(path: string): Db {
   return {
     get: (s, params) => (prepared[s.id] as StatementSync).get(...(params as Bind)) as unknown as Row | undefined,
     all: (s, params) => (prepared[s.id] as StatementSync).all(...(params as Bind)) as unknown as Row[],
-    list: (values) => JSON.stringify(values),
     first: 0,
   };
 }
@@ -133,7 +131,6 @@ function postgresDb(url: string): Db {
   return {
     get: (s, params) => query(s, params).then((r) => r.rows[0]),
     all: (s, params) => query(s, params).then((r) => r.rows),
-    list: (values) => values,
     first: 1,
   };
 }
@@ -201,11 +198,12 @@ function primaryNames(addresses: unknown, caip2Id: unknown): Maybe<(Row | undefi
   const nets = networksOf(caip2Id);
   const keys = addresses.map(addressKey);
   if (keys.includes(null)) throw new Failure(400, 'invalid address');
-  const params = [db.list(keys as string[]), nets[0], nets[1], nets[2], nowParam()];
+  const params = [JSON.stringify(keys), nets[0], nets[1], nets[2], nowParam()];
   return then(db.all(PRIMARY_NAMES, params), (rows) => {
     const best = new Array<Row | undefined>(keys.length);
     for (const row of rows) {
-      const i = Number(row[0]) - db.first;
+      const i = (row[0] as number) - db.first;
+      if (row[2] === null) row[2] = keys[i];
       const seen = best[i];
       if (!seen || (row[3] as string) < (seen[3] as string)) best[i] = row;
     }
