@@ -13,7 +13,7 @@ const JSON_ONLY_ESCAPES = /[\u0000-\u001f\ud800-\udfff]/;
  * (validated addresses, names, timestamps; JSON texts, whose own escapes are plain ASCII).
  *
  * pg's own conversion of a JS array quotes and escapes element by element (two regular expressions
- * each) into a string of thousands of pieces: for a 1000-address batch about twice the CPU of this.
+ * each) into a string of thousands of pieces: for a list of 1000 addresses about twice the CPU of this.
  */
 export function pgArray(values: readonly PgArrayValue[], checked = false): string {
   if (checked || !values.some((v) => typeof v === 'string' && JSON_ONLY_ESCAPES.test(v))) {
