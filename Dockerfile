@@ -28,4 +28,4 @@ USER node
 HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # node directly (not npm start) so SIGTERM reaches the server and it drains in-flight requests.
 # The V8 flags of `npm start` (package.json): see README, "Memory".
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=100", "dist/src/main.js"]

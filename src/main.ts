@@ -18,6 +18,7 @@ async function main(): Promise<void> {
   const { seedDemoNames } = await import('./features/resolution/registry/demo.js');
   const { DatabaseUnreachableError } = await import('./platform/db/orm.js');
   const { startupSummary } = await import('./startup-summary.js');
+  const { releaseStartUpMemory } = await import('./platform/start-up-memory.js');
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
     app = await buildApp(config);
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
       if (process.stdout.isTTY) process.stdout.write(sandboxBanner(created.key, created.keyFile, config.port));
     }
   }
+
+  releaseStartUpMemory();
 
   let closing = false;
   const shutdown = (signal: string) => {

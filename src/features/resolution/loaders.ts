@@ -83,7 +83,8 @@ export class PartitionedLoader<V> {
         singles.push(undefined);
         for (const partition of key.partitions) {
           const group = values(partition);
-          for (const value of key.values) group.push(value);
+          const batch = key.values;
+          for (let i = 0; i < batch.length; i++) group.push(batch[i] as string);
         }
       }
     }
