@@ -80,6 +80,16 @@ describe('/graphql direct path', () => {
     expect(b.direct.usage).toBe(2);
   });
 
+  it('coerces list variables as graphql-js does', async () => {
+    const query = 'query($a: [String!]!, $c: String) { primaryNames(addresses: $a, caip2Id: $c) { address name } }';
+    // A single value stands for a list of one; an absent nullable variable is left out.
+    for (const variables of [{ a: '0x1' }, { a: ['0x1', '0x0000AbC2'], c: null }, { a: [], c: 'move-mvmt:126' }]) {
+      const { direct, gateway } = await both({ query, variables });
+      same(direct, gateway);
+      expect([variables, direct.status]).toEqual([variables, 200]);
+    }
+  });
+
   it('words field errors the same way: an outage is a free 503, a bug is redacted, a partial answer pays for what answered', async () => {
     const outage = await both({ query: '{ meteredFails }' });
     same(outage.direct, outage.gateway);
@@ -131,6 +141,35 @@ describe('/graphql direct path', () => {
       [{ query: '{ meteredTwo }' }, apiKey, 400],
       [{ query: '{ meteredNope }' }, apiKey, 400],
       [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: 5 } }, apiKey, 400],
+      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: {} }, apiKey, 400],
+      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: null } }, apiKey, 400],
+      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: ['a'] } }, apiKey, 400],
+      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: { a: 1 } } }, apiKey, 400],
+      // Lists are coerced by graphql-jit's compiled parser: it must refuse what graphql-js refuses.
+      ...[['0x1', 5], ['0x1', null], [[]], 7, null].map((a): [Record<string, unknown>, string, number] => [
+        { query: 'query($a: [String!]!) { primaryNames(addresses: $a) { name } }', variables: { a } },
+        apiKey,
+        400,
+      ]),
+      // An input object with a field its type lacks: graphql-js refuses it (the compiled parser would not).
+      [
+        {
+          query: 'query($q: BridgeQuoteInput!) { bridgeQuote(input: $q) { id } }',
+          variables: {
+            q: {
+              fromChain: 'eip155:1',
+              toChain: 'eip155:8453',
+              fromToken: '0x0000000000000000000000000000000000000000',
+              toToken: '0x0000000000000000000000000000000000000000',
+              fromAmount: '1',
+              fromAddress: '0x0000000000000000000000000000000000000001',
+              unknownField: 1,
+            },
+          },
+        },
+        apiKey,
+        400,
+      ],
       [{ query: '{ meteredEcho(text: "a") } { meteredTwo }' }, apiKey, 400],
       // Long documents are parsed by Apollo alone, so an oversized one is never parsed twice.
       [{ query: `{ meteredNope }\n#${'x'.repeat(9000)}` }, apiKey, 400],
