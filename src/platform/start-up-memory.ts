@@ -6,9 +6,9 @@ import { runInNewContext } from 'node:vm';
  * "last resort" flavour, what it runs before giving up on an allocation), which also shrinks the young
  * generation to its smallest size; it grows again, up to `--max-semi-space-size`, only under load.
  *
- * Why: building the schemas, the query plans and the compiled executions allocates several hundred
- * megabytes of short-lived objects, which grow the young generation to its maximum before the server is
- * ready, and V8 keeps it there. With a 16 MiB semi-space that left the embedded default's idle resident
+ * Why: start-up (the supergraph, the schemas, the query planner, the REST routes' plans) allocates
+ * enough short-lived objects to grow the young generation to its maximum before the server is ready
+ * (~85 MiB with no cap), and V8 keeps it there. With a 16 MiB semi-space that left the embedded default's idle resident
  * set at 160 MiB; an 8 MiB one kept it at ~145 MiB but made the 1000-address batches on PostgreSQL pay
  * for twice the scavenges (bench/README.md).
  *
