@@ -136,6 +136,8 @@ describe('/graphql direct path', () => {
 
   it('leaves refusals, invalid documents and bad variables to Apollo, charging nothing', async () => {
     const { id, apiKey } = await app.partner(1);
+    // Enough for a quote (2 credits), so that only the variables' coercion can refuse it.
+    const rich = await app.partner(10);
     const cases: [Record<string, unknown>, string | undefined, number][] = [
       [{ query: '{ meteredTwo }' }, undefined, 401],
       [{ query: '{ meteredTwo }' }, apiKey, 400],
@@ -145,13 +147,13 @@ describe('/graphql direct path', () => {
       [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: null } }, apiKey, 400],
       [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: ['a'] } }, apiKey, 400],
       [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: { a: 1 } } }, apiKey, 400],
-      // Lists are coerced by graphql-jit's compiled parser: it must refuse what graphql-js refuses.
+      // Variables are coerced by graphql-jit's compiled parser: it must refuse what graphql-js refuses.
       ...[['0x1', 5], ['0x1', null], [[]], 7, null].map((a): [Record<string, unknown>, string, number] => [
         { query: 'query($a: [String!]!) { primaryNames(addresses: $a) { name } }', variables: { a } },
         apiKey,
         400,
       ]),
-      // An input object with a field its type lacks: graphql-js refuses it (the compiled parser would not).
+      // An input object with a field its type lacks: refused by both parsers, before any credit hold.
       [
         {
           query: 'query($q: BridgeQuoteInput!) { bridgeQuote(input: $q) { id } }',
@@ -167,7 +169,7 @@ describe('/graphql direct path', () => {
             },
           },
         },
-        apiKey,
+        rich.apiKey,
         400,
       ],
       [{ query: '{ meteredEcho(text: "a") } { meteredTwo }' }, apiKey, 400],
@@ -181,6 +183,7 @@ describe('/graphql direct path', () => {
       expect(apollo).toHaveBeenCalledTimes(1);
     }
     await app.services.ledger.whenSettled(id);
-    expect(await usage(id)).toBe(0);
+    await app.services.ledger.whenSettled(rich.id);
+    expect([await usage(id), await usage(rich.id)]).toEqual([0, 0]);
   });
 });
