@@ -93,6 +93,26 @@ describe('MNS naming provider', () => {
     expect(row).toEqual({ name: 'alice.snow', network: '126', owner: ALICE, ownerKey: longForm(ALICE) });
   });
 
+  it("answers a batch as single lookups answer each key, a name holding the PostgreSQL form's separator too", async () => {
+    const odd = `0x${'7'.repeat(64)}`;
+    const oddName = 'odd\u0001name.snow'; // written around the importer, whose checks refuse it
+    const keys = [longForm(ALICE), `0x${'9'.repeat(64)}`, longForm(BOB), odd, longForm(ALICE_TESTNET)];
+    const singly = async () => (await Promise.all(keys.map((k) => findPrimaryNames(db, '126', [k])))).flat();
+    const byKey = (rows: { ownerKey: string }[]) => [...rows].sort((a, b) => a.ownerKey.localeCompare(b.ownerKey));
+    expect(byKey(await findPrimaryNames(db, '126', keys))).toEqual(byKey(await singly()));
+    await db.run(
+      "insert into mns_name (name, network, owner, owner_key, is_primary, updated_at) values (?, '126', ?, ?, ?, ?)",
+      [oddName, odd, odd, true, new Date()],
+    );
+    try {
+      const found = await findPrimaryNames(db, '126', keys);
+      expect(found).toContainEqual({ name: oddName, network: '126', owner: odd, ownerKey: odd });
+      expect(byKey(found)).toEqual(byKey(await singly()));
+    } finally {
+      await db.run('delete from mns_name where name = ?', [oddName]);
+    }
+  });
+
   it('answers reverse lookups from the index alone on SQLite (no probe into the table)', async () => {
     if (db.dialect !== 'sqlite') return; // PostgreSQL's index-only scans depend on vacuum state, not on the SQL.
     // The statement findPrimaryNames sends, recorded, then explained on the same database.
