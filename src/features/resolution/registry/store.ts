@@ -168,7 +168,8 @@ export async function findPrimaryNames(
   if (!ownerKeys.length) return [];
   const one = ownerKeys.length === 1;
   const sqlite = db.dialect === 'sqlite';
-  if (!one && !sqlite) {
+  // A key holding a comma (no normalized address does) would split in two and shift every later position.
+  if (!one && !sqlite && !ownerKeys.some((key) => key.includes(','))) {
     const [columns] = await db.query<PrimaryColumns>(PRIMARY_NAMES_POSTGRESQL, [network, ownerKeys.join(','), now]);
     const found = columns ? fromColumns(columns, network, ownerKeys) : [];
     if (found) return found;

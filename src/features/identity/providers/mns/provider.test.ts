@@ -97,7 +97,10 @@ describe('MNS naming provider', () => {
     const odd = `0x${'7'.repeat(64)}`;
     const oddName = 'odd\u0001name.snow'; // written around the importer, whose checks refuse it
     const keys = [longForm(ALICE), `0x${'9'.repeat(64)}`, longForm(BOB), odd, longForm(ALICE_TESTNET)];
-    const singly = async () => (await Promise.all(keys.map((k) => findPrimaryNames(db, '126', [k])))).flat();
+    const singly = async (list = keys) => (await Promise.all(list.map((k) => findPrimaryNames(db, '126', [k])))).flat();
+    // A key that is no normalized address (a comma in it) matches nothing, and must not shift the others.
+    const commaFirst = ['0x9,9', longForm(ALICE)];
+    expect(await findPrimaryNames(db, '126', commaFirst)).toEqual(await singly(commaFirst));
     const byKey = (rows: { ownerKey: string }[]) => [...rows].sort((a, b) => a.ownerKey.localeCompare(b.ownerKey));
     expect(byKey(await findPrimaryNames(db, '126', keys))).toEqual(byKey(await singly()));
     await db.run(
