@@ -154,10 +154,10 @@ export async function findNames(
 }
 
 /**
- * Live primary names of `ownerKeys` (normalized addresses) on one network: one query, served by the
- * partial unique index on (owner_key, network) where is_primary. Only the columns a reverse lookup
- * answers with are read: decoding the JSON records of every row took about 9 % of the CPU of a
- * 1000-address batch.
+ * Live primary names of `ownerKeys` (normalized addresses) on one network: one query (a second, in the
+ * JSON form, for a PostgreSQL batch whose texts cannot answer), served by the partial unique index on
+ * (owner_key, network) where is_primary. Only the columns a reverse lookup answers with are read:
+ * decoding the JSON records of every row took about 9 % of the CPU of a 1000-address batch.
  */
 export async function findPrimaryNames(
   db: Query,
