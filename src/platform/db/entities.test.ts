@@ -181,6 +181,7 @@ describe('MikroORM entities', () => {
             'bridge_status_history: id.nullable: true in database, false in entity',
             'mns_name: name.collation: undefined in database, "C" in entity',
             'mns_name: parent.collation: undefined in database, "C" in entity',
+            'mns_name: owner_key.collation: undefined in database, "C" in entity',
             'name_index: name.collation: undefined in database, "C" in entity',
             'ledger_entry: id.type: "INTEGER" in database, "bigint" in entity',
             'ledger_entry: id.nullable: true in database, false in entity',

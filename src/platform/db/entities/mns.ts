@@ -10,7 +10,8 @@ export const MnsName = defineEntity({
     network: p.enum(['126', '177', '250']).columnType('varchar(16)').primary(),
     parent: p.string().length(255).collation('C').nullable(),
     owner: p.string().length(255),
-    ownerKey: p.string().columnType('char(66)'),
+    // Compared by bytes as well (migration 0013): every reverse lookup descends its indexes.
+    ownerKey: p.string().columnType('char(66)').collation('C'),
     resolverAddress: p.string().length(255).nullable(),
     isPrimary: p.boolean().default(false),
     registeredAt: p.datetime().nullable(),

@@ -10,6 +10,7 @@ import { Migration0009LedgerHousekeeping } from './0009-ledger-housekeeping.js';
 import { Migration0010BridgeWebhooks } from './0010-bridge-webhooks.js';
 import { Migration0011CreditLeases } from './0011-credit-leases.js';
 import { Migration0012MnsPrimaryLookup } from './0012-mns-primary-lookup.js';
+import { Migration0013OwnerKeyBytewise } from './0013-owner-key-bytewise.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test builds run the same set. */
 export const migrationsList = [
@@ -25,4 +26,5 @@ export const migrationsList = [
   { name: '0010-bridge-webhooks', class: Migration0010BridgeWebhooks },
   { name: '0011-credit-leases', class: Migration0011CreditLeases },
   { name: '0012-mns-primary-lookup', class: Migration0012MnsPrimaryLookup },
+  { name: '0013-owner-key-bytewise', class: Migration0013OwnerKeyBytewise },
 ];
