@@ -39,18 +39,28 @@ export function chainTargetArg(caip2Id: string): ChainTarget {
   return { networks: networksArg(caip2Id) };
 }
 
-export function nameArg(name: string, argument = 'name'): string {
+/** An argument's name, `names[3]` for an item of a list: made only for an error, not for every item. */
+const argumentName = (argument: string, index: number | undefined) =>
+  index === undefined ? argument : `${argument}[${index}]`;
+
+export function nameArg(name: string, argument = 'name', index?: number): string {
   try {
     return normalizeMnsName(name);
   } catch (err) {
-    if (err instanceof InvalidNameError) throw badInput(`Invalid name ${quoted(name)}: ${err.message}`, { argument });
+    if (err instanceof InvalidNameError) {
+      throw badInput(`Invalid name ${quoted(name)}: ${err.message}`, { argument: argumentName(argument, index) });
+    }
     throw err;
   }
 }
 
-export function addressArg(address: string, argument = 'address'): string {
+export function addressArg(address: string, argument = 'address', index?: number): string {
   const key = normalizeMoveAddress(address);
-  if (!key) throw badInput(`Invalid address ${quoted(address)}: expected ${ADDRESS_RULE}`, { argument });
+  if (!key) {
+    throw badInput(`Invalid address ${quoted(address)}: expected ${ADDRESS_RULE}`, {
+      argument: argumentName(argument, index),
+    });
+  }
   return key;
 }
 

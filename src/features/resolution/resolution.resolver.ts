@@ -83,7 +83,7 @@ export class ResolutionResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<(NameOwner | null)[]> {
     const target = chainTargetArg(caip2Id);
-    const normalized = batchArg(names, 'names').map((n, i) => nameArg(n, `names[${i}]`));
+    const normalized = batchArg(names, 'names').map((n, i) => nameArg(n, 'names', i));
     const loaders = resolutionLoaders(ctx);
     if (target.networks) {
       const rows = await loaders.names.firstOfEach(target.networks, normalized);
@@ -120,7 +120,7 @@ export class ResolutionResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<PrimaryName[]> {
     const networks = networksArg(caip2Id);
-    const keys = batchArg(addresses, 'addresses').map((a, i) => addressArg(a, `addresses[${i}]`));
+    const keys = batchArg(addresses, 'addresses').map((a, i) => addressArg(a, 'addresses', i));
     const rows = await resolutionLoaders(ctx).primaryNames.firstOfEach(networks, keys);
     const found: PrimaryName[] = [];
     for (let i = 0; i < rows.length; i++) {

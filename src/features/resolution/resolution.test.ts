@@ -73,6 +73,13 @@ describe('resolution subgraph over /graphql', () => {
   it('reports bad input and unknown names with stable codes', async () => {
     const bad = await graphql('{ primaryNames(addresses: ["nope"]) { name } }');
     expect(bad.json().errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    // A batch's bad item is named by its place in the list.
+    const third = await graphql('{ primaryNames(addresses: ["0x1", "0x2", "nope"]) { name } }');
+    expect(third.json().errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'addresses[2]' });
+    const second = await graphql('{ nameOwners(names: ["alice", "a b"], caip2Id: "move-mvmt:126") { owner } }');
+    expect(second.json().errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'names[1]' });
+    const single = await graphql('{ primaryName(address: "nope", caip2Id: "move-mvmt:126") { name } }');
+    expect(single.json().errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'address' });
     const missing = await graphql('{ nameOwner(name: "nobody", caip2Id: "move-mvmt:126") { owner } }');
     expect(missing.json()).toMatchObject({
       data: { nameOwner: null },

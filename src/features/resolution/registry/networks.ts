@@ -22,7 +22,9 @@ const ALIASES = new Map<string, readonly MnsNetwork[]>(
   }),
 );
 
-export const caip2IdOf = (network: MnsNetwork): string => `${MOVEMENT_NAMESPACE}:${network}`;
+// One string per network, made once: a 1000-address batch names a network in every answer.
+const CAIP2_IDS = new Map<string, string>(MNS_NETWORKS.map((n) => [n, `${MOVEMENT_NAMESPACE}:${n}`]));
+export const caip2IdOf = (network: MnsNetwork): string => CAIP2_IDS.get(network) ?? `${MOVEMENT_NAMESPACE}:${network}`;
 
 /**
  * A CAIP-2 id, allowing namespaces longer than CAIP-2's 8 characters: the operator's own Movement

@@ -65,8 +65,8 @@ export function createRegistrySource(
   );
   const primaryNames = new TurnBatch(async (network: MnsNetwork, keys) => {
     const found = new Map<string, SourcePrimaryName>();
-    for (const r of await findPrimaryNames(db, network, keys, now()))
-      found.set(r.ownerKey, { name: r.name, network: r.network, owner: r.owner, source: REGISTRY_SOURCE });
+    // The rows themselves: a second object per row was a twentieth of what a 1000-address batch allocated.
+    for (const row of await findPrimaryNames(db, network, keys, now())) found.set(row.ownerKey, row);
     return found;
   });
   return {

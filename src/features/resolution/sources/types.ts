@@ -83,11 +83,14 @@ export interface SourceName {
   source: string;
 }
 
+/**
+ * An address's primary name. Unlike a name, it names no source: nothing more is asked of the source that
+ * answered (a name's records and sub-names are), and the registry hands its rows on as they are.
+ */
 export interface SourcePrimaryName {
-  name: string;
-  network: MnsNetwork;
-  owner: string;
-  source: string;
+  readonly name: string;
+  readonly network: MnsNetwork;
+  readonly owner: string;
 }
 
 export interface SourceSubName {

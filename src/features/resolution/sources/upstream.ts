@@ -174,7 +174,7 @@ export function createUpstreamSource(options: UpstreamSourceOptions): MnsSource 
           const key = normalizeMoveAddress(address);
           const name = str(entry?.name);
           const owner = str(entry?.owner);
-          if (key && name && owner) found.set(key, { name, network, owner, source: UPSTREAM_SOURCE });
+          if (key && name && owner) found.set(key, { name, network, owner });
         }
         return found;
       });

@@ -214,7 +214,7 @@ export class ChainReader {
         await mapLimit(addresses, concurrency, async (address) => {
           const key = normalizeMoveAddress(address);
           const name = key ? await this.reverse(network, key, options?.signal) : null;
-          if (key && name) out.set(key, { name, network, owner: key, source: CHAIN_SOURCE });
+          if (key && name) out.set(key, { name, network, owner: key });
         });
         return out;
       },
