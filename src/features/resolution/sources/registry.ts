@@ -65,7 +65,7 @@ export function createRegistrySource(
   );
   const primaryNames = new TurnBatch(async (network: MnsNetwork, keys) => {
     const found = new Map<string, SourcePrimaryName>();
-    // The rows themselves: a second object per row was a twentieth of what a 1000-address batch allocated.
+    // The rows themselves: a second object per row was ~4 % of what a 1000-address batch allocated.
     for (const row of await findPrimaryNames(db, network, keys, now())) found.set(row.ownerKey, row);
     return found;
   });
