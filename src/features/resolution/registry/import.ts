@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Database } from '../../../platform/db/orm.js';
 import { type PgArrayValue, pgArray } from '../../../platform/db/pg-array.js';
+import { SqliteWriter, type WriteStatement } from '../../../platform/db/sqlite-writer.js';
 import { txtRecordType } from '../../identity/providers/txt-records.js';
 import type { ChainAddress, TxtRecord, TxtRecordType } from '../../identity/providers/types.js';
 import { ADDRESS_RULE, normalizeMoveAddress } from './address.js';
@@ -443,10 +444,7 @@ function applyInOrder(batch: readonly Pending[]): { rows: ImportRow[]; demote: M
 const json = (list: readonly unknown[]): string => (list.length ? JSON.stringify(list) : '[]');
 
 /** The statements that write one batch, in order: built before the previous batch's write is awaited. */
-interface Statement {
-  sql: string;
-  params: unknown[];
-}
+type Statement = WriteStatement;
 
 function batchStatements(dialect: ImportDatabase['dialect'], batch: readonly Pending[], at: Date): Statement[] {
   const { rows, demote } = applyInOrder(batch);
@@ -519,8 +517,11 @@ async function writeStatements(db: ImportDatabase, statements: readonly Statemen
   });
 }
 
-/** The database the import writes to; its dialect picks the statement form. */
-export type ImportDatabase = Pick<Database, 'transaction'> & Partial<Pick<Database, 'dialect'>>;
+/**
+ * The database the import writes to; its dialect picks the statement form, and an embedded database's
+ * file lets a large import write on another thread.
+ */
+export type ImportDatabase = Pick<Database, 'transaction'> & Partial<Pick<Database, 'dialect' | 'sqliteFile'>>;
 
 export interface ImportOptions {
   /** Lines per transaction. */
@@ -540,9 +541,11 @@ export const DEFAULT_BATCH_SIZE = 5000;
  * Imports JSON Lines (see the format above) in batched transactions, each batch in one transaction. A
  * bad line is skipped and reported.
  *
- * On PostgreSQL the next batch is read and validated while one is being written, which hides most of
- * the parsing behind the server's work. Batches are still written one after the other, in file order,
- * each (and any line-by-line retry of it) finished before the next starts.
+ * The next batch is read and validated while one is being written, which hides most of the parsing
+ * behind the database's work: on PostgreSQL the server writes; on an embedded database file an import
+ * of more than one batch writes through a SqliteWriter, on another thread (SQLite on this thread would
+ * stop it). Batches are still written one after the other, in file order, each (and any line-by-line
+ * retry of it) finished before the next starts.
  */
 export async function importNames(
   db: ImportDatabase,
@@ -555,9 +558,13 @@ export async function importNames(
     summary.rejected += 1;
     summary.errors.push({ line, message });
   };
+  // Started with the first full batch: a thread costs ~20 ms to start, more than a small import takes.
+  let writer: SqliteWriter | undefined;
+  const transaction = (statements: Statement[]): Promise<void> =>
+    writer ? writer.transaction(statements) : writeStatements(db, statements);
   const write = async (current: Pending[], statements: Statement[], now: Date) => {
     try {
-      await writeStatements(db, statements);
+      await transaction(statements);
       summary.imported += current.length;
     } catch (err) {
       // Validation passed, so the database refused something (a value too long for a column, say):
@@ -567,7 +574,7 @@ export async function importNames(
       } else {
         for (const item of current) {
           try {
-            await writeStatements(db, batchStatements(db.dialect, [item], now));
+            await transaction(batchStatements(db.dialect, [item], now));
             summary.imported += 1;
           } catch (lineErr) {
             reject(item.line, `not written: ${lineErr instanceof Error ? lineErr.message : String(lineErr)}`);
@@ -581,22 +588,23 @@ export async function importNames(
   let batch: Pending[] = [];
   let writing: Promise<void> | undefined;
   let inFlight = false;
-  const flush = async () => {
+  const flush = async (more: boolean) => {
     if (!batch.length) return;
     const current = batch;
     batch = [];
     const now = new Date();
     const statements = batchStatements(db.dialect, current, now);
     await writing;
+    if (more && writer === undefined && db.dialect !== 'postgresql' && db.sqliteFile)
+      writer = new SqliteWriter(db.sqliteFile);
     inFlight = true;
     writing = write(current, statements, now).finally(() => {
       inFlight = false;
     });
     // Awaited before the next batch or at the end; until then a failure must not count as unhandled.
     writing.catch(() => {});
-    // SQLite writes on this thread, so reading on beside it gains nothing, and would keep the file's
-    // write lock while the next batch is read.
-    if (db.dialect !== 'postgresql') await writing;
+    // SQLite writing on this thread leaves nothing to overlap.
+    if (db.dialect !== 'postgresql' && writer === undefined) await writing;
   };
 
   let lineNumber = 0;
@@ -616,23 +624,29 @@ export async function importNames(
     }
     return batch.length >= batchSize;
   };
-  // A write in flight sends its next statement only when its answer is handled, which a loop over
-  // lines already in memory (or buffered by the stream) would put off until the batch is read.
+  // A write in flight sends its next statement (or its answer comes back from the writer's thread) only
+  // when the event loop turns, which a loop over lines already in memory (or buffered by the stream)
+  // would put off until the batch is read.
   const turn = () => inFlight && (lineNumber & YIELD_EVERY_MASK) === 0;
-  if (isAsyncIterable(lines)) {
-    for await (const raw of lines) {
-      if (take(raw)) await flush();
-      else if (turn()) await yieldToIo();
+  try {
+    if (isAsyncIterable(lines)) {
+      for await (const raw of lines) {
+        if (take(raw)) await flush(true);
+        else if (turn()) await yieldToIo();
+      }
+    } else {
+      // Not `for await`: that would wait a promise a line.
+      for (const raw of lines) {
+        if (take(raw)) await flush(true);
+        else if (turn()) await yieldToIo();
+      }
     }
-  } else {
-    // Not `for await`: that would wait a promise a line.
-    for (const raw of lines) {
-      if (take(raw)) await flush();
-      else if (turn()) await yieldToIo();
-    }
+    await flush(false);
+    await writing;
+  } finally {
+    await writing?.catch(() => {});
+    await writer?.close();
   }
-  await flush();
-  await writing;
   summary.errors.sort((a, b) => a.line - b.line);
   return summary;
 }
