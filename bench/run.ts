@@ -406,7 +406,11 @@ async function benchDatabase(kind: 'sqlite' | 'postgresql'): Promise<DatabaseRep
       place(false);
       report.import = await importSpeed(kind, flags.pg as string, settings.importLines);
       log(
-        `${kind}: names:import ${report.import.command.namesPerSecond.toFixed(0)} names/s (in the bench process ${report.import.inProcess.namesPerSecond.toFixed(0)})`,
+        `${kind}: names:import ${report.import.command.namesPerSecond.toFixed(0)} names/s (in the bench process ${report.import.inProcess.namesPerSecond.toFixed(0)})${
+          report.import.beside
+            ? `; beside a writer ${report.import.beside.namesPerSecond.toFixed(0)} names/s, its writes ${report.import.beside.probe.failed} failed, longest wait ${report.import.beside.probe.maxMs} ms`
+            : ''
+        }`,
       );
     }
   } finally {

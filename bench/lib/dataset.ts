@@ -1,13 +1,16 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createPartner } from '../../src/features/accounts/partners.js';
 import { importNames } from '../../src/features/resolution/registry/import.js';
 import { type Database, openDatabase } from '../../src/platform/db/orm.js';
+import type { LockProbe } from './lock-probe.js';
 
 /**
  * The bench's synthetic MNS registry. Name `i` is `u<i, 7 digits>.snow`, so a 6-digit prefix such as
@@ -218,14 +221,17 @@ export interface ImportTiming {
   namesPerSecond: number;
 }
 
-/** Both timings of one import benchmark (see importSpeed). */
+/** The timings of one import benchmark (see importSpeed). */
 export interface ImportSpeed {
   command: ImportTiming & { wallSeconds: number };
   inProcess: ImportTiming;
+  /** SQLite: the command again, with a server's writes beside it (lock-probe.ts). */
+  beside?: ImportTiming & { wallSeconds: number; probe: LockProbe };
 }
 
 /** The admin CLI as built beside the bench (dist/bench/lib → dist/src/admin.js). */
 const ADMIN_CLI = fileURLToPath(new URL('../../src/admin.js', import.meta.url));
+const LOCK_PROBE = fileURLToPath(new URL('./lock-probe.js', import.meta.url));
 
 /**
  * `names:import` speed: `count` fresh names (the bench's lines, each with a txt record and a multichain
@@ -236,6 +242,8 @@ const ADMIN_CLI = fileURLToPath(new URL('../../src/admin.js', import.meta.url));
  *   line to the last commit, without the process's start and migration check (`wallSeconds` has them).
  * - `inProcess`: `importNames` called from the bench's own process on the same lines held in memory,
  *   the only figure of the rounds before the fourteenth, kept so runs stay comparable.
+ * - `beside` (SQLite): the command again while lock-probe.ts writes beside it as a running server would,
+ *   which shows whether the importer leaves the file's single write lock to others often enough.
  *
  * The two agree when run alone (71 600 and 68 800 names/s on SQLite, one run on the fourteenth round's
  * host); in a full run, after the load phases, the first of them has read lower (48 300 against 55 800).
@@ -251,38 +259,69 @@ export async function importSpeed(
     seconds,
     namesPerSecond: imported / seconds,
   });
-  const command = await withEmptyDatabase(kind, adminUrl, async (bench) => {
-    const dir = mkdtempSync(join(tmpdir(), 'cipgate-import-'));
-    try {
-      const file = join(dir, 'names.jsonl');
-      writeFileSync(file, `${lines.join('\n')}\n`);
+  const dir = mkdtempSync(join(tmpdir(), 'cipgate-import-'));
+  try {
+    const file = join(dir, 'names.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const command = await withEmptyDatabase(kind, adminUrl, async (bench) => importCommand(bench, file));
+    const beside =
+      kind === 'sqlite'
+        ? await withEmptyDatabase(kind, adminUrl, async (bench) => {
+            const probe = spawn(process.execPath, [LOCK_PROBE, bench.url.slice('file:'.length)], {
+              stdio: ['pipe', 'pipe', 'inherit'],
+            });
+            let out = '';
+            probe.stdout.on('data', (chunk: Buffer) => {
+              out += chunk.toString();
+            });
+            const closed = once(probe, 'close');
+            // Its connection open and writing before the import starts.
+            await sleep(300);
+            let timing: Awaited<ReturnType<typeof importCommand>>;
+            try {
+              timing = importCommand(bench, file);
+            } finally {
+              probe.stdin.end();
+              await closed;
+            }
+            return { ...timing, probe: JSON.parse(out) as LockProbe };
+          })
+        : undefined;
+    const inProcess = await withEmptyDatabase(kind, adminUrl, async (bench) => {
       const started = performance.now();
-      const { stdout, stderr, status } = spawnSync(process.execPath, [ADMIN_CLI, 'names:import', file, '--json'], {
-        env: { ...process.env, DATABASE_URL: bench.url },
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      const wallSeconds = (performance.now() - started) / 1000;
-      if (status !== 0) throw new Error(`names:import exited ${status}: ${stderr.slice(-2000)}`);
-      const summary = JSON.parse(stdout.trim().split('\n').at(-1) as string) as {
-        imported: number;
-        rejected: number;
-        seconds: number;
-      };
+      const summary = await importNames(bench.db, lines);
+      const seconds = (performance.now() - started) / 1000;
       if (summary.rejected) throw new Error(`import benchmark: ${summary.rejected} lines rejected`);
-      return { ...timing(summary.imported, summary.seconds), wallSeconds };
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      return timing(summary.imported, seconds);
+    });
+    return { command, inProcess, ...(beside ? { beside } : {}) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `names:import <file> --json` into the bench database, in its own process, with its own timing. */
+function importCommand(bench: BenchDatabase, file: string): ImportTiming & { wallSeconds: number } {
+  const started = performance.now();
+  const { stdout, stderr, status } = spawnSync(process.execPath, [ADMIN_CLI, 'names:import', file, '--json'], {
+    env: { ...process.env, DATABASE_URL: bench.url },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
   });
-  const inProcess = await withEmptyDatabase(kind, adminUrl, async (bench) => {
-    const started = performance.now();
-    const summary = await importNames(bench.db, lines);
-    const seconds = (performance.now() - started) / 1000;
-    if (summary.rejected) throw new Error(`import benchmark: ${summary.rejected} lines rejected`);
-    return timing(summary.imported, seconds);
-  });
-  return { command, inProcess };
+  const wallSeconds = (performance.now() - started) / 1000;
+  if (status !== 0) throw new Error(`names:import exited ${status}: ${stderr.slice(-2000)}`);
+  const summary = JSON.parse(stdout.trim().split('\n').at(-1) as string) as {
+    imported: number;
+    rejected: number;
+    seconds: number;
+  };
+  if (summary.rejected) throw new Error(`import benchmark: ${summary.rejected} lines rejected`);
+  return {
+    lines: summary.imported,
+    seconds: summary.seconds,
+    namesPerSecond: summary.imported / summary.seconds,
+    wallSeconds,
+  };
 }
 
 async function withEmptyDatabase<T>(

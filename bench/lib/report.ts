@@ -128,6 +128,11 @@ export function markdown(report: Report): string {
       ...(db.import
         ? [
             `- \`names:import\` (the command, in its own process, reading a file): ${f0(db.import.command.lines)} names into an empty database in ${db.import.command.seconds.toFixed(1)} s = **${f0(db.import.command.namesPerSecond)} names/s** (${db.import.command.wallSeconds.toFixed(1)} s with the process's start). Called in the bench's own process on the same lines in memory, as the rounds before the fourteenth measured it: ${db.import.inProcess.seconds.toFixed(1)} s = ${f0(db.import.inProcess.namesPerSecond)} names/s.`,
+            ...(db.import.beside
+              ? [
+                  `- The same command with a process writing beside it every 10 ms, as a server would (each write waits up to 800 ms for the file's lock, then fails where a server would answer 503): ${db.import.beside.seconds.toFixed(1)} s = ${f0(db.import.beside.namesPerSecond)} names/s; of its ${f0(db.import.beside.probe.writes)} writes **${f0(db.import.beside.probe.failed)} failed**, waiting ${db.import.beside.probe.p50Ms} / ${db.import.beside.probe.p99Ms} / ${db.import.beside.probe.maxMs} ms (median / p99 / longest).`,
+                ]
+              : []),
           ]
         : []),
       `- Resident memory of the cipgate process: ${db.memory.idleMiB.toFixed(0)} MiB idle after start, ${db.memory.peakMiB.toFixed(0)} MiB peak under load, ${db.memory.afterLoadMiB.toFixed(0)} MiB after the load${baselinePeak ? `; the baseline's peak under the same load: ${baselinePeak.toFixed(0)} MiB` : ''}.`,
