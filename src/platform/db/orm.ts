@@ -14,7 +14,6 @@ import { allEntities, SchemaNamingStrategy } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
 import { CachedNodeSqliteDialect, ROWS_AS_ARRAYS, type SqliteNow } from './node-sqlite-dialect.js';
 import { sqliteMappedType } from './sqlite-datetime.js';
-import type { SqliteFile } from './sqlite-writer.js';
 import { describeDatabaseError, isDatabaseUnavailable, maskDatabaseUrl } from './unavailable.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
@@ -32,12 +31,6 @@ export interface Database {
   /** Resolves when the database answers within `timeoutMs`; readiness probes must not hang on it. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
-  /**
-   * The embedded database's file, for a connection of its own on another thread (SqliteWriter), waiting
-   * for the file's lock as this one does; undefined on PostgreSQL and in memory, which no other
-   * connection sees.
-   */
-  sqliteFile?: SqliteFile;
 }
 
 type Handle = Pick<Database, 'query' | 'run'>;
@@ -307,13 +300,9 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
     };
   };
   const root = makeHandle();
-  const path = options.dbName;
   return {
     orm,
     dialect,
-    ...(sqlite && path && path !== ':memory:'
-      ? { sqliteFile: { path, busyTimeoutMs: limits.acquireTimeoutMs || STARTUP_BUSY_TIMEOUT_MS } }
-      : {}),
     ...root,
     transaction: (fn) => connection.transactional((trx) => fn(makeHandle(trx))),
     async ping(timeoutMs = 1000) {

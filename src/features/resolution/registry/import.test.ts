@@ -167,26 +167,6 @@ describe('importNames write path', () => {
     ]);
   });
 
-  it('writes an import of several batches into an embedded database file from another thread', async () => {
-    const lines = Array.from({ length: 10 }, (_, i) => line({ name: `w${i}`, owner: owner(i % 4), primary: true }));
-    // The caller's connection counts what it writes; the writer's thread has a connection of its own.
-    const counted = Object.assign(countingTransactions(), { sqliteFile: db.sqliteFile });
-    const summary = await importNames(counted, lines, { batchSize: 4 });
-    expect(summary).toMatchObject({ imported: 10, rejected: 0 });
-    expect((await stored()).filter((r) => isPrimary(r.is_primary)).map((r) => r.name)).toEqual([
-      'w6.snow',
-      'w7.snow',
-      'w8.snow',
-      'w9.snow',
-    ]);
-    expect(db.sqliteFile === undefined).toBe(usingPostgres());
-    expect(counted.transactions).toBe(usingPostgres() ? 3 : 0);
-    // One batch is written on the caller's thread: a thread would take longer to start than it saves.
-    const small = Object.assign(countingTransactions(), { sqliteFile: db.sqliteFile });
-    expect(await importNames(small, lines.slice(0, 3), { batchSize: 4 })).toMatchObject({ imported: 3 });
-    expect(small.transactions).toBe(1);
-  });
-
   it('matches a model of line-by-line upserts across repeated imports over stored names', async () => {
     // Stored primaries the next import keeps, moves to another name, hands to another owner or clears:
     // the demotion skips a name the batch keeps as its owner's primary, and must still leave at most one.

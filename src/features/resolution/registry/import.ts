@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Database } from '../../../platform/db/orm.js';
 import { type PgArrayValue, pgArray } from '../../../platform/db/pg-array.js';
-import { SqliteWriter, type WriteStatement } from '../../../platform/db/sqlite-writer.js';
 import { txtRecordType } from '../../identity/providers/txt-records.js';
 import type { ChainAddress, TxtRecord, TxtRecordType } from '../../identity/providers/types.js';
 import { ADDRESS_RULE, normalizeMoveAddress } from './address.js';
@@ -444,7 +443,10 @@ function applyInOrder(batch: readonly Pending[]): { rows: ImportRow[]; demote: M
 const json = (list: readonly unknown[]): string => (list.length ? JSON.stringify(list) : '[]');
 
 /** The statements that write one batch, in order: built before the previous batch's write is awaited. */
-type Statement = WriteStatement;
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
 
 function batchStatements(dialect: ImportDatabase['dialect'], batch: readonly Pending[], at: Date): Statement[] {
   const { rows, demote } = applyInOrder(batch);
@@ -517,11 +519,8 @@ async function writeStatements(db: ImportDatabase, statements: readonly Statemen
   });
 }
 
-/**
- * The database the import writes to; its dialect picks the statement form, and an embedded database's
- * file lets a large import write on another thread.
- */
-export type ImportDatabase = Pick<Database, 'transaction'> & Partial<Pick<Database, 'dialect' | 'sqliteFile'>>;
+/** The database the import writes to; its dialect picks the statement form. */
+export type ImportDatabase = Pick<Database, 'transaction'> & Partial<Pick<Database, 'dialect'>>;
 
 export interface ImportOptions {
   /** Lines per transaction. */
@@ -533,11 +532,7 @@ export interface ImportOptions {
 /**
  * Lines per transaction unless told otherwise. Larger transactions write fewer pages on SQLite, but hold
  * its file's write lock longer: 5 000 lines are written in about 0.05 s, well inside the 0.8 s a running
- * server waits for that lock (DATABASE_ACQUIRE_TIMEOUT_MS) before answering 503. Written from the
- * SqliteWriter's thread, batches follow each other with only a message's round trip between them, and a
- * server's writes still get the lock there: beside imports of 220 000 names, a process writing every 5
- * or 25 ms with that timeout never failed and waited 108 ms at most (57 ms beside an import on one
- * thread; bench/README.md, twenty-third round).
+ * server waits for that lock (DATABASE_ACQUIRE_TIMEOUT_MS) before answering 503.
  */
 export const DEFAULT_BATCH_SIZE = 5000;
 
@@ -545,11 +540,9 @@ export const DEFAULT_BATCH_SIZE = 5000;
  * Imports JSON Lines (see the format above) in batched transactions, each batch in one transaction. A
  * bad line is skipped and reported.
  *
- * The next batch is read and validated while one is being written, which hides most of the parsing
- * behind the database's work: on PostgreSQL the server writes; on an embedded database file an import
- * of more than one batch writes through a SqliteWriter, on another thread (SQLite on this thread would
- * stop it). Batches are still written one after the other, in file order, each (and any line-by-line
- * retry of it) finished before the next starts.
+ * On PostgreSQL the next batch is read and validated while one is being written, which hides most of
+ * the parsing behind the server's work. Batches are still written one after the other, in file order,
+ * each (and any line-by-line retry of it) finished before the next starts.
  */
 export async function importNames(
   db: ImportDatabase,
@@ -562,13 +555,9 @@ export async function importNames(
     summary.rejected += 1;
     summary.errors.push({ line, message });
   };
-  // Started with the first full batch: a thread costs ~20 ms to start, more than a small import takes.
-  let writer: SqliteWriter | undefined;
-  const transaction = (statements: Statement[]): Promise<void> =>
-    writer ? writer.transaction(statements) : writeStatements(db, statements);
   const write = async (current: Pending[], statements: Statement[], now: Date) => {
     try {
-      await transaction(statements);
+      await writeStatements(db, statements);
       summary.imported += current.length;
     } catch (err) {
       // Validation passed, so the database refused something (a value too long for a column, say):
@@ -578,7 +567,7 @@ export async function importNames(
       } else {
         for (const item of current) {
           try {
-            await transaction(batchStatements(db.dialect, [item], now));
+            await writeStatements(db, batchStatements(db.dialect, [item], now));
             summary.imported += 1;
           } catch (lineErr) {
             reject(item.line, `not written: ${lineErr instanceof Error ? lineErr.message : String(lineErr)}`);
@@ -592,23 +581,27 @@ export async function importNames(
   let batch: Pending[] = [];
   let writing: Promise<void> | undefined;
   let inFlight = false;
-  const flush = async (more: boolean) => {
+  const flush = async () => {
     if (!batch.length) return;
     const current = batch;
     batch = [];
     const now = new Date();
     const statements = batchStatements(db.dialect, current, now);
     await writing;
-    if (more && writer === undefined && db.dialect !== 'postgresql' && db.sqliteFile)
-      writer = new SqliteWriter(db.sqliteFile);
     inFlight = true;
     writing = write(current, statements, now).finally(() => {
       inFlight = false;
     });
     // Awaited before the next batch or at the end; until then a failure must not count as unhandled.
     writing.catch(() => {});
-    // SQLite writing on this thread leaves nothing to overlap.
-    if (db.dialect !== 'postgresql' && writer === undefined) await writing;
+    // SQLite writes on this thread, so reading on beside it gains nothing, and would keep the file's
+    // write lock while the next batch is read. Parsing with the lock free is also what lets a running
+    // server's writes in: beside imports of 220 000 names, a process writing every 5–25 ms with the
+    // server's 800 ms wait never failed and waited 58 ms at most. A writer thread that kept the next
+    // batch ready made imports ~20 % faster alone, but left the lock free only between transactions
+    // (in the bench's full runs one such write of 185 failed, others waited up to 430 ms) and was slower
+    // there (bench/README.md, twenty-third round).
+    if (db.dialect !== 'postgresql') await writing;
   };
 
   let lineNumber = 0;
@@ -628,29 +621,23 @@ export async function importNames(
     }
     return batch.length >= batchSize;
   };
-  // A write in flight sends its next statement (or its answer comes back from the writer's thread) only
-  // when the event loop turns, which a loop over lines already in memory (or buffered by the stream)
-  // would put off until the batch is read.
+  // A write in flight sends its next statement only when its answer is handled, which a loop over
+  // lines already in memory (or buffered by the stream) would put off until the batch is read.
   const turn = () => inFlight && (lineNumber & YIELD_EVERY_MASK) === 0;
-  try {
-    if (isAsyncIterable(lines)) {
-      for await (const raw of lines) {
-        if (take(raw)) await flush(true);
-        else if (turn()) await yieldToIo();
-      }
-    } else {
-      // Not `for await`: that would wait a promise a line.
-      for (const raw of lines) {
-        if (take(raw)) await flush(true);
-        else if (turn()) await yieldToIo();
-      }
+  if (isAsyncIterable(lines)) {
+    for await (const raw of lines) {
+      if (take(raw)) await flush();
+      else if (turn()) await yieldToIo();
     }
-    await flush(false);
-    await writing;
-  } finally {
-    await writing?.catch(() => {});
-    await writer?.close();
+  } else {
+    // Not `for await`: that would wait a promise a line.
+    for (const raw of lines) {
+      if (take(raw)) await flush();
+      else if (turn()) await yieldToIo();
+    }
   }
+  await flush();
+  await writing;
   summary.errors.sort((a, b) => a.line - b.line);
   return summary;
 }
