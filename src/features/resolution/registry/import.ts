@@ -597,7 +597,7 @@ export async function importNames(
     // SQLite writes on this thread, so reading on beside it gains nothing, and would keep the file's
     // write lock while the next batch is read. Parsing with the lock free is also what lets a running
     // server's writes in: beside imports of 220 000 names, a process writing every 5–25 ms with the
-    // server's 800 ms wait never failed and waited 58 ms at most. A writer thread that kept the next
+    // server's 800 ms wait never failed and waited 89 ms at most. A writer thread that kept the next
     // batch ready made imports ~20 % faster alone, but left the lock free only between transactions
     // (in the bench's full runs one such write of 185 failed, others waited up to 430 ms) and was slower
     // there (bench/README.md, twenty-third round).
