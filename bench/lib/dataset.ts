@@ -4,7 +4,6 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createPartner } from '../../src/features/accounts/partners.js';
@@ -229,6 +228,12 @@ export interface ImportSpeed {
   beside?: ImportTiming & { wallSeconds: number; probe: LockProbe };
 }
 
+const timing = (imported: number, seconds: number): ImportTiming => ({
+  lines: imported,
+  seconds,
+  namesPerSecond: imported / seconds,
+});
+
 /** The admin CLI as built beside the bench (dist/bench/lib → dist/src/admin.js). */
 const ADMIN_CLI = fileURLToPath(new URL('../../src/admin.js', import.meta.url));
 const LOCK_PROBE = fileURLToPath(new URL('./lock-probe.js', import.meta.url));
@@ -254,11 +259,6 @@ export async function importSpeed(
   count: number,
 ): Promise<ImportSpeed> {
   const lines = importLines(0, count);
-  const timing = (imported: number, seconds: number): ImportTiming => ({
-    lines: imported,
-    seconds,
-    namesPerSecond: imported / seconds,
-  });
   const dir = mkdtempSync(join(tmpdir(), 'cipgate-import-'));
   try {
     const file = join(dir, 'names.jsonl');
@@ -271,20 +271,25 @@ export async function importSpeed(
               stdio: ['pipe', 'pipe', 'inherit'],
             });
             let out = '';
-            probe.stdout.on('data', (chunk: Buffer) => {
-              out += chunk.toString();
-            });
             const closed = once(probe, 'close');
-            // Its connection open and writing before the import starts.
-            await sleep(300);
-            let timing: Awaited<ReturnType<typeof importCommand>>;
+            // Writing before the import starts: its first line says so.
+            const ready = new Promise<void>((resolve) => {
+              probe.stdout.on('data', (chunk: Buffer) => {
+                out += chunk.toString();
+                if (out.includes('\n')) resolve();
+              });
+              void closed.then(() => resolve());
+            });
+            let command: Awaited<ReturnType<typeof importCommand>>;
             try {
-              timing = importCommand(bench, file);
+              await ready;
+              if (probe.exitCode !== null) throw new Error(`lock probe exited ${probe.exitCode}`);
+              command = importCommand(bench, file);
             } finally {
               probe.stdin.end();
               await closed;
             }
-            return { ...timing, probe: JSON.parse(out) as LockProbe };
+            return { ...command, probe: JSON.parse(out.trim().split('\n').at(-1) as string) as LockProbe };
           })
         : undefined;
     const inProcess = await withEmptyDatabase(kind, adminUrl, async (bench) => {
@@ -316,12 +321,7 @@ function importCommand(bench: BenchDatabase, file: string): ImportTiming & { wal
     seconds: number;
   };
   if (summary.rejected) throw new Error(`import benchmark: ${summary.rejected} lines rejected`);
-  return {
-    lines: summary.imported,
-    seconds: summary.seconds,
-    namesPerSecond: summary.imported / summary.seconds,
-    wallSeconds,
-  };
+  return { ...timing(summary.imported, summary.seconds), wallSeconds };
 }
 
 async function withEmptyDatabase<T>(
