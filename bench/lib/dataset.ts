@@ -22,9 +22,27 @@ import type { LockProbe } from './lock-probe.js';
 export const DIGITS = 7;
 export const label = (i: number): string => `u${String(i).padStart(DIGITS, '0')}`;
 export const nameOf = (i: number): string => `${label(i)}.snow`;
-// A multiplicative hash spreads owners over the key space like real addresses; +1 keeps 0x0 out.
-const MULT = 2654435761n;
-export const ownerOf = (i: number): string => `0x${(BigInt(i) * MULT + 1n).toString(16).padStart(64, '0')}`;
+/**
+ * Owner `i` is eight 32-bit multiplicative hashes of `i`, as 64 hex digits: spread over the key space
+ * in random order, as real addresses (hashes) are. The first is a bijection (an odd multiplier modulo
+ * 2^32), so owners are unique. Until the twenty-fourth round owners were `i * 2654435761 + 1` with no
+ * modulo, which rises with `i`: every import appended to the owner indexes' last pages, which flattered
+ * `names:import` on SQLite more than threefold (bench/README.md, twenty-fourth round).
+ */
+const OWNER_MULTIPLIERS = [
+  2654435761, 2246822519, 3266489917, 668265263, 374761393, 1181783497, 2024237689, 3323198485,
+];
+// i * multiplier + k stays below 2^53 (exact as a JavaScript number) for every index the bench uses.
+const MAX_INDEX = 2 ** 21;
+const ownerChunk = (i: number, k: number): string =>
+  ((i * (OWNER_MULTIPLIERS[k] as number) + k) % 4294967296).toString(16).padStart(8, '0');
+export const ownerOf = (i: number): string => {
+  if (!Number.isInteger(i) || i < 0 || i >= MAX_INDEX) throw new RangeError(`bench owner index ${i} out of range`);
+  return `0x${OWNER_MULTIPLIERS.map((_, k) => ownerChunk(i, k)).join('')}`;
+};
+/** The same owner in SQL, `hex8` turning an integer below 2^32 into 8 hex digits in the dialect. */
+const ownerSql = (i: string, hex8: (value: string) => string): string =>
+  `'0x' || ${OWNER_MULTIPLIERS.map((m, k) => hex8(`(${i} * ${m} + ${k}) % 4294967296`)).join(' || ')}`;
 /** Every tenth name (i % 10 == 5) also exists on testnet; every 50th (i % 50 == 7) has expired. */
 export const onTestnet = (i: number): boolean => i % 10 === 5;
 export const expired = (i: number): boolean => i % 50 === 7;
@@ -60,7 +78,7 @@ function bulkInsertSql(dialect: Database['dialect'], from: number, to: number): 
   const columns =
     'name, network, parent, owner, owner_key, resolver_address, is_primary, registered_at, expire_at, avatar, txt_records, multichain_addresses, updated_at';
   if (dialect === 'postgresql') {
-    const owner = `'0x' || lpad(to_hex(i::bigint * ${MULT} + 1), 64, '0')`;
+    const owner = ownerSql('i::bigint', (v) => `lpad(to_hex(${v}), 8, '0')`);
     const lbl = `'u' || lpad(i::text, ${DIGITS}, '0')`;
     return `insert into mns_name (${columns})
       select ${lbl} || '.snow', net, null, ${owner}, ${owner}, null, true, '${REGISTERED}'::timestamptz,
@@ -71,7 +89,7 @@ function bulkInsertSql(dialect: Database['dialect'], from: number, to: number): 
       from generate_series(${from}, ${to - 1}) as i
       cross join lateral (select '126' as net union all select '177' where i % 10 = 5) n`;
   }
-  const owner = `'0x' || printf('%064x', i * ${MULT} + 1)`;
+  const owner = ownerSql('i', (v) => `printf('%08x', ${v})`);
   const lbl = `'u' || printf('%0${DIGITS}d', i)`;
   return `with recursive s(i) as (select ${from} union all select i + 1 from s where i < ${to - 1}),
       n(net) as (values ('126'), ('177'))
@@ -165,9 +183,14 @@ export async function createBenchDatabase(
       // Chunks keep each statement's memory bounded (SQLite's recursive CTE materialises nothing, but
       // one 1M-row PostgreSQL statement holds its whole insert in one transaction's WAL).
       const CHUNK = 250_000;
+      // The secondary indexes are dropped for the load and built again after it, as bulk loads are
+      // done: inserted into one by one, the owner indexes (random keys) took 40–44 s to grow to 1M names.
+      const indexes = await secondaryIndexes(db);
+      for (const { name } of indexes) await db.run(`drop index ${name}`);
       for (let from = bench.size; from < to; from += CHUNK) {
         await db.run(bulkInsertSql(db.dialect, from, Math.min(to, from + CHUNK)));
       }
+      for (const { sql } of indexes) await db.run(sql);
       // Fresh statistics and (PostgreSQL) a visibility map, as autovacuum gives a while after a bulk load:
       // plans must not depend on stale counts, and index-only scans need the map.
       await db.run(db.dialect === 'postgresql' ? 'vacuum analyze mns_name' : 'analyze');
@@ -182,6 +205,20 @@ export async function createBenchDatabase(
   if (size > IMPORTED) await bench.grow(size);
   await checkDataset(bench);
   return bench;
+}
+
+/** The registry's indexes but its primary key, each with the statement that creates it (its migration's). */
+async function secondaryIndexes(db: Database): Promise<{ name: string; sql: string }[]> {
+  const rows =
+    db.dialect === 'postgresql'
+      ? await db.query<{ name: string; sql: string }>(
+          `select indexname as name, indexdef as sql from pg_indexes where tablename = 'mns_name' and indexname <> 'mns_name_pkey'`,
+        )
+      : await db.query<{ name: string; sql: string }>(
+          `select name, sql from sqlite_master where type = 'index' and tbl_name = 'mns_name' and sql is not null`,
+        );
+  if (rows.length < 2) throw new Error(`bench dataset: expected the registry's indexes, found ${rows.length}`);
+  return rows;
 }
 
 /** The SQL loader must write exactly what the importer writes: compare a generated row with an imported one. */
