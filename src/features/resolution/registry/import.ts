@@ -539,9 +539,12 @@ export interface ImportOptions {
 }
 
 /**
- * Lines per transaction unless told otherwise. Larger transactions write fewer pages on SQLite, but hold
- * its file's write lock longer: 5 000 lines are written in about 0.05 s, well inside the 0.8 s a running
- * server waits for that lock (DATABASE_ACQUIRE_TIMEOUT_MS) before answering 503.
+ * Lines per transaction unless told otherwise. Larger transactions write fewer pages on SQLite (a commit
+ * writes every page it changed, and real addresses change most pages of both owner indexes), but hold
+ * its file's write lock longer, against the 0.8 s a running server waits for it
+ * (DATABASE_ACQUIRE_TIMEOUT_MS) before answering 503. Beside imports of 220 000 names with random
+ * owners, a process writing every 10 ms waited 530 ms at most; with 1 000 lines a batch, 74 ms, but the
+ * import took half as long again (bench/README.md, twenty-fourth round).
  */
 export const DEFAULT_BATCH_SIZE = 5000;
 
@@ -606,10 +609,10 @@ export async function importNames(
     // SQLite writes on this thread, so reading on beside it gains nothing, and would keep the file's
     // write lock while the next batch is read. Parsing with the lock free is also what lets a running
     // server's writes in: beside imports of 220 000 names, a process writing every 5–25 ms with the
-    // server's 800 ms wait never failed and waited 89 ms at most. A writer thread that kept the next
-    // batch ready made imports ~20 % faster alone, but left the lock free only between transactions
-    // (in the bench's full runs one such write of 185 failed, others waited up to 430 ms) and was slower
-    // there (bench/README.md, twenty-third round).
+    // server's 800 ms wait never failed (DEFAULT_BATCH_SIZE says how long it waited). A writer thread
+    // that kept the next batch ready made imports ~20 % faster alone, but left the lock free only
+    // between transactions (in the bench's full runs one such write of 185 failed, others waited up to
+    // 430 ms) and was slower there (bench/README.md, twenty-third round).
     if (db.dialect !== 'postgresql') await writing;
   };
 
