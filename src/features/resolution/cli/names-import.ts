@@ -29,9 +29,9 @@ export const namesImport: AdminCommand = {
     // An import's statements write thousands of rows each, inside a transaction: SQLite keeps a statement
     // journal of every page one changes (to undo that statement alone), spilled to a temporary file past
     // 64 KiB. With real addresses, whose owner indexes take random inserts, that was 1.6 GiB of file
-    // writes for 220 000 names; held in memory imports took 13.4–13.7 s instead
-    // of 15.5–16.0, for 28 MiB more resident memory (bench/README.md, twenty-fourth round). This
-    // connection is the command's own.
+    // writes for 220 000 names. Kept in memory, an import took 13.4–13.7 s instead of 15.5–16.0, for
+    // 28 MiB more resident memory (bench/README.md, twenty-fourth round). The connection is the command's
+    // own, so a server's settings are untouched.
     if (io.db.dialect === 'sqlite') await io.db.run('pragma temp_store = memory');
     const started = performance.now();
     const progress = io.progress;
