@@ -51,13 +51,18 @@ const statement = (name: string, sql: string): Statement => {
 
 const LIVE = '(expire_at is null or expire_at > ?)';
 /**
+ * The owner, null where it is stored as its own key: on SQLite the expression its covering index holds
+ * (migration 0014), spelt as that index spells it, or SQLite would read `owner` from the table.
+ */
+const OWNER_OR_NULL = sqlite ? 'nullif(m.owner, m.owner_key)' : 'nullif(m.owner, m.owner_key::text)';
+/**
  * One address on up to three networks (unused slots repeat the first): the primary-name index
  * (owner_key, network) yields them in network order, and '126' < '177' < '250' is the service's
  * mainnet-first preference, so the first row is the answer.
  */
 const PRIMARY_NAME = statement(
   'primary_name',
-  `select name, owner from mns_name where owner_key = ? and is_primary and network in (?, ?, ?) and ${LIVE}
+  `select name, ${OWNER_OR_NULL} from mns_name m where owner_key = ? and is_primary and network in (?, ?, ?) and ${LIVE}
     order by network limit 1`,
 );
 /**
@@ -69,7 +74,7 @@ const PRIMARY_NAME = statement(
 const PRIMARY_NAMES = statement(
   'primary_names',
   sqlite
-    ? `select k.key, m.name, nullif(m.owner, k.value), m.network from json_each(?) k
+    ? `select k.key, m.name, ${OWNER_OR_NULL}, m.network from json_each(?) k
          join mns_name m on m.owner_key = k.value
         where m.is_primary and m.network in (?, ?, ?) and (m.expire_at is null or m.expire_at > ?)`
     : // PostgreSQL: the keys as one comma-separated text and each column as one text, as the service's
@@ -206,7 +211,10 @@ function primaryName(address: unknown, caip2Id: unknown): Maybe<Row | undefined>
   const nets = networksOf(caip2Id);
   const key = addressKey(address);
   if (key === null) throw new Failure(400, 'invalid address');
-  return db.get(PRIMARY_NAME, [key, nets[0], nets[1], nets[2], nowParam()]);
+  return then(db.get(PRIMARY_NAME, [key, nets[0], nets[1], nets[2], nowParam()]), (row) => {
+    if (row && row[1] === null) row[1] = key;
+    return row;
+  });
 }
 
 const MAX_BATCH = 1000;

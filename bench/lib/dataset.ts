@@ -186,7 +186,7 @@ export async function createBenchDatabase(
       // The secondary indexes are dropped for the load and built again after it, as bulk loads are
       // done: inserted into one by one, the owner indexes (random keys) took 40–44 s to grow to 1M names.
       const indexes = await secondaryIndexes(db);
-      for (const { name } of indexes) await db.run(`drop index ${name}`);
+      for (const { type, name } of indexes) await db.run(`drop ${type} ${name}`);
       for (let from = bench.size; from < to; from += CHUNK) {
         await db.run(bulkInsertSql(db.dialect, from, Math.min(to, from + CHUNK)));
       }
@@ -207,15 +207,19 @@ export async function createBenchDatabase(
   return bench;
 }
 
-/** The registry's indexes but its primary key, each with the statement that creates it (its migration's). */
-async function secondaryIndexes(db: Database): Promise<{ name: string; sql: string }[]> {
+/**
+ * The registry's indexes but its primary key, each with the statement that creates it (its migration's),
+ * and on SQLite its triggers, which check each row against an index (migration 0014) and would scan
+ * the table without it. The loader's rows are unique by construction.
+ */
+async function secondaryIndexes(db: Database): Promise<{ type: string; name: string; sql: string }[]> {
   const rows =
     db.dialect === 'postgresql'
-      ? await db.query<{ name: string; sql: string }>(
-          `select indexname as name, indexdef as sql from pg_indexes where tablename = 'mns_name' and indexname <> 'mns_name_pkey'`,
+      ? await db.query<{ type: string; name: string; sql: string }>(
+          `select 'index' as type, indexname as name, indexdef as sql from pg_indexes where tablename = 'mns_name' and indexname <> 'mns_name_pkey'`,
         )
-      : await db.query<{ name: string; sql: string }>(
-          `select name, sql from sqlite_master where type = 'index' and tbl_name = 'mns_name' and sql is not null`,
+      : await db.query<{ type: string; name: string; sql: string }>(
+          `select type, name, sql from sqlite_master where type in ('index', 'trigger') and tbl_name = 'mns_name' and sql is not null order by type, rowid`,
         );
   if (rows.length < 2) throw new Error(`bench dataset: expected the registry's indexes, found ${rows.length}`);
   return rows;

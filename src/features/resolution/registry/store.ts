@@ -155,9 +155,9 @@ export async function findNames(
 
 /**
  * Live primary names of `ownerKeys` (normalized addresses) on one network: one query (a second, in the
- * JSON form, for a PostgreSQL batch whose texts cannot answer), served by the partial unique index on
- * (owner_key, network) where is_primary. Only the columns a reverse lookup answers with are read:
- * decoding the JSON records of every row took about 9 % of the CPU of a 1000-address batch.
+ * JSON form, for a PostgreSQL batch whose texts cannot answer), each key one probe into the covering
+ * index `mns_name_primary_lookup`. Only the columns a reverse lookup answers with are read: decoding the
+ * JSON records of every row took about 9 % of the CPU of a 1000-address batch.
  */
 export async function findPrimaryNames(
   db: Query,
@@ -196,20 +196,19 @@ export async function findPrimaryNames(
  * 1000-address batch then makes a thousand fewer 66-character strings.
  */
 type PrimaryRow = [number, unknown, unknown];
+/*
+ * SQLite's covering index holds this very expression rather than `owner` (migration 0014), and reads
+ * it from there only where a statement spells it the same way.
+ */
 const PRIMARY_OWNER = { sqlite: 'nullif(m.owner, m.owner_key)', postgresql: 'nullif(m.owner, m.owner_key::text)' };
 const PRIMARY_LIVE = 'm.network = $1 and m.is_primary and (m.expire_at is null or m.expire_at > $3)';
-/*
- * SQLite is told the covering index: without ANALYZE statistics it prefers the unique (owner_key,
- * network) index, which sends every hit on into the table.
- */
-const INDEX_HINT = 'indexed by mns_name_primary_lookup';
 /**
  * One key (a single lookup, most turns of the public lookups): a plain index probe. PostgreSQL plans
  * every statement (unnamed, for PgBouncer), and a join over a one-element list took it about 1.5 times
  * as long (pgbench, one client: 3,900–4,500 against 6,100–7,700 statements/s).
  */
 const PRIMARY_NAME = {
-  sqlite: `${ROWS_AS_ARRAYS}select 0, m.name, ${PRIMARY_OWNER.sqlite} from mns_name m ${INDEX_HINT}
+  sqlite: `${ROWS_AS_ARRAYS}select 0, m.name, ${PRIMARY_OWNER.sqlite} from mns_name m
     where m.owner_key = ?2 and ${PRIMARY_LIVE.replaceAll('$', '?')}`,
   postgresql: `${ROWS_AS_ARRAYS}select 0, m.name, ${PRIMARY_OWNER.postgresql} from mns_name m
     where m.owner_key = $2 and ${PRIMARY_LIVE}`,
@@ -228,7 +227,7 @@ const PRIMARY_NAME = {
  */
 const PRIMARY_NAMES = {
   sqlite: `${ROWS_AS_ARRAYS}select k.key, m.name, ${PRIMARY_OWNER.sqlite} from json_each(?2) k
-    join mns_name m ${INDEX_HINT} on m.owner_key = k.value where ${PRIMARY_LIVE.replaceAll('$', '?')}`,
+    join mns_name m on m.owner_key = k.value where ${PRIMARY_LIVE.replaceAll('$', '?')}`,
   postgresql: `${ROWS_AS_ARRAYS}select json_agg(json_build_array(k.at - 1, m.name, ${PRIMARY_OWNER.postgresql}))::text
     from json_array_elements_text($2::json) with ordinality k(key, at)
     join mns_name m on m.owner_key = k.key::bpchar where ${PRIMARY_LIVE}`,

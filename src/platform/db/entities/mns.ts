@@ -24,6 +24,9 @@ export const MnsName = defineEntity({
     /** Who wrote the row: `import` (names:import, operator overrides) or `chain` (the MNS indexer). */
     source: p.string().length(16).default('import'),
   },
+  // PostgreSQL's form. SQLite states this rule with triggers and keeps only the covering index below,
+  // holding `nullif(owner, owner_key)` instead of `owner` (migration 0014): imports write one owner-keyed
+  // index instead of two.
   uniques: [{ name: 'mns_name_primary_unique', properties: ['ownerKey', 'network'], where: 'is_primary' }],
   indexes: [
     { name: 'mns_name_parent_index', properties: ['parent', 'network'], where: 'parent is not null' },

@@ -11,6 +11,7 @@ import { Migration0010BridgeWebhooks } from './0010-bridge-webhooks.js';
 import { Migration0011CreditLeases } from './0011-credit-leases.js';
 import { Migration0012MnsPrimaryLookup } from './0012-mns-primary-lookup.js';
 import { Migration0013OwnerKeyBytewise } from './0013-owner-key-bytewise.js';
+import { Migration0014SqliteOnePrimaryIndex } from './0014-sqlite-one-primary-index.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test builds run the same set. */
 export const migrationsList = [
@@ -27,4 +28,5 @@ export const migrationsList = [
   { name: '0011-credit-leases', class: Migration0011CreditLeases },
   { name: '0012-mns-primary-lookup', class: Migration0012MnsPrimaryLookup },
   { name: '0013-owner-key-bytewise', class: Migration0013OwnerKeyBytewise },
+  { name: '0014-sqlite-one-primary-index', class: Migration0014SqliteOnePrimaryIndex },
 ];
