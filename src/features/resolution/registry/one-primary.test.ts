@@ -1,11 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { withTestDatabase } from '../../../../test/support/with-database.js';
+import { ONE_PRIMARY_MESSAGE } from '../../../platform/db/migrations/0014-sqlite-one-primary-index.js';
 import { setChainPrimary, setChainTarget } from './chain-writes.js';
 
 const ALICE = `0x${'a1'.repeat(32)}`;
 const BOB = `0x${'b2'.repeat(32)}`;
 // The rule's own refusal, on either database, not any error a malformed statement would also raise.
-const REFUSED = /mns_name_primary_unique|at most one primary name a network/;
+const REFUSED = new RegExp(`mns_name_primary_unique|${ONE_PRIMARY_MESSAGE}`);
 
 /**
  * At most one primary name per address and network, whatever writes the registry: PostgreSQL states it
