@@ -5,7 +5,8 @@ import { DEFAULT_BATCH_SIZE, importNames, readLines } from '../registry/import.j
 // Rejected lines listed in text mode before the rest are only counted; --json lists them all.
 const SHOWN_ERRORS = 50;
 // Lines per transaction at most: on PostgreSQL two batches are in memory at once (one written, one
-// read); on SQLite a transaction holds the file's write lock (see DEFAULT_BATCH_SIZE).
+// read); on SQLite a transaction holds the file's write lock (see DEFAULT_BATCH_SIZE), and two windows
+// of up to 40 000 lines or one batch are in memory (see SQLITE_WINDOW_BATCHES).
 const MAX_BATCH_SIZE = 50_000;
 // A terminal redrawn more often than this flickers, and the redraw would cost a fast import time.
 const PROGRESS_INTERVAL_MS = 250;

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../../platform/db/orm.js';
 import { type PgArrayValue, pgArray } from '../../../platform/db/pg-array.js';
 import { txtRecordType } from '../../identity/providers/txt-records.js';
@@ -403,22 +404,27 @@ interface Demotion {
  * earlier one, and a primary line demotes every other primary name of its owner on its network,
  * whether stored before (`demote`) or earlier in the batch.
  */
-function applyInOrder(batch: readonly Pending[]): { rows: ImportRow[]; demote: Map<MnsNetwork, Demotion> } {
+function applyInOrder(batch: readonly Pending[]): Plan {
   // Names and owners are keys within a network: each network's maps, found once a line. `primaryOf` holds
   // every owner a primary line named, with the name its last primary line left primary, or null once
   // that name's later line was not primary: each of its owners is demoted, keeping that name.
-  const networks = new Map<MnsNetwork, { rows: Map<string, ImportRow>; primaryOf: Map<string, string | null> }>();
+  // `replaced` counts the lines a name had before its last, so that a row stands for all of its lines.
+  const networks = new Map<
+    MnsNetwork,
+    { rows: Map<string, ImportRow>; primaryOf: Map<string, string | null>; replaced: Map<string, number> }
+  >();
   for (const { row } of batch) {
     let network = networks.get(row.network);
     if (network === undefined) {
-      network = { rows: new Map(), primaryOf: new Map() };
+      network = { rows: new Map(), primaryOf: new Map(), replaced: new Map() };
       networks.set(row.network, network);
     }
-    const { rows, primaryOf } = network;
+    const { rows, primaryOf, replaced } = network;
     const previous = rows.get(row.name);
     if (previous !== undefined) {
       if (previous.primary && primaryOf.get(previous.ownerKey) === row.name) primaryOf.set(previous.ownerKey, null);
       rows.delete(row.name);
+      replaced.set(row.name, (replaced.get(row.name) ?? 0) + 1);
     }
     rows.set(row.name, row);
     if (row.primary) {
@@ -434,20 +440,74 @@ function applyInOrder(batch: readonly Pending[]): { rows: ImportRow[]; demote: M
   // so in file order each row lands on a random page of both owner indexes; sorted, neighbouring rows
   // share pages, which SQLite then finds in the CPU's caches and a statement journals fewer of
   // (bench/README.md, twenty-fourth round).
-  const rows: ImportRow[] = [];
+  const rows: PlannedRow[] = [];
   const demote = new Map<MnsNetwork, Demotion>();
   for (const [name, network] of networks) {
-    for (const row of network.rows.values()) rows.push(row);
+    for (const row of network.rows.values()) rows.push({ row, lines: 1 + (network.replaced.get(row.name) ?? 0) });
     if (network.primaryOf.size)
       demote.set(name, { owners: [...network.primaryOf.keys()], keep: [...network.primaryOf.values()] });
   }
-  rows.sort(byOwnerKey);
-  return { rows, demote };
+  return { rows: inOwnerOrder(rows), demote };
+}
+
+interface PlannedRow {
+  row: ImportRow;
+  /** The lines this row stands for: its name's last line and those it replaced. */
+  lines: number;
+}
+
+interface Plan {
+  /** In owner order. */
+  rows: PlannedRow[];
+  demote: Map<MnsNetwork, Demotion>;
 }
 
 // Code-unit order, which is the indexes' byte order for the ASCII hex a stored owner key is.
-const byOwnerKey = (a: ImportRow, b: ImportRow): number =>
-  a.ownerKey < b.ownerKey ? -1 : a.ownerKey > b.ownerKey ? 1 : 0;
+const byOwnerKey = (a: PlannedRow, b: PlannedRow): number =>
+  a.row.ownerKey < b.row.ownerKey ? -1 : a.row.ownerKey > b.row.ownerKey ? 1 : 0;
+
+// Rows a number-keyed sort can order: its keys are a row's index below this beside 32 bits of its owner.
+const ORDERED_BY_NUMBER = 2 ** 21;
+
+/** The first 32 bits of a stored owner key (`0x` and 64 lower-case hex digits). */
+function ownerPrefix(key: string): number {
+  let value = 0;
+  for (let i = 2; i < 10; i++) {
+    const c = key.charCodeAt(i);
+    value = value * 16 + (c <= 57 ? c - 48 : c - 87);
+  }
+  return value;
+}
+
+/**
+ * The rows sorted by owner key. Sorting the row objects compares strings reached through two objects
+ * each, scattered over the heap once a window's rows have been promoted: 90 ms a 40 000-row window in a
+ * profile (6 % of an import). Numbers sort in a few milliseconds: each row's first 32 bits of owner key
+ * above its index, in one float64 (exact below 2^53), then the rows whose keys share those bits (one
+ * owner's names, or two owners in four billion) ordered by their whole keys.
+ */
+function inOwnerOrder(rows: PlannedRow[]): PlannedRow[] {
+  const n = rows.length;
+  if (n >= ORDERED_BY_NUMBER) return rows.sort(byOwnerKey);
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = ownerPrefix((rows[i] as PlannedRow).row.ownerKey) * ORDERED_BY_NUMBER + i;
+  keys.sort();
+  const sorted = new Array<PlannedRow>(n);
+  for (let i = 0; i < n; i++) sorted[i] = rows[(keys[i] as number) % ORDERED_BY_NUMBER] as PlannedRow;
+  const prefix = (i: number) => Math.floor((keys[i] as number) / ORDERED_BY_NUMBER);
+  for (let i = 1; i < n; i++) {
+    if (prefix(i) !== prefix(i - 1)) continue;
+    // Insertion into the run of equal prefixes before it, which is in order.
+    const row = sorted[i] as PlannedRow;
+    let j = i;
+    while (j > 0 && prefix(j - 1) === prefix(i) && byOwnerKey(sorted[j - 1] as PlannedRow, row) > 0) {
+      sorted[j] = sorted[j - 1] as PlannedRow;
+      j--;
+    }
+    sorted[j] = row;
+  }
+  return sorted;
+}
 
 const json = (list: readonly unknown[]): string => (list.length ? JSON.stringify(list) : '[]');
 
@@ -459,7 +519,78 @@ interface Statement {
 
 function batchStatements(dialect: ImportDatabase['dialect'], batch: readonly Pending[], at: Date): Statement[] {
   const { rows, demote } = applyInOrder(batch);
-  const now = at.toISOString();
+  return statementsOf(
+    dialect,
+    rows.map((r) => r.row),
+    demote,
+    at.toISOString(),
+  );
+}
+
+/** One transaction of a window (windowSlices): an owner range's rows and demotions. */
+interface Slice {
+  rows: ImportRow[];
+  demote: Map<MnsNetwork, Demotion>;
+  /** The window's lines its rows stand for. */
+  lines: number;
+}
+
+/**
+ * A window's lines applied in file order (applyInOrder), cut by owner into slices of about `rowsPerSlice`
+ * rows, each written as a transaction of its own. A slice holds every row and every demotion of the
+ * owners in its range, so each transaction leaves each owner the primary name the window gives it: an
+ * owner's stored primary is demoted in the transaction that writes its new one.
+ */
+function windowSlices(window: readonly Pending[], rowsPerSlice: number): Slice[] {
+  const { rows, demote } = applyInOrder(window);
+  const slices: Slice[] = [];
+  // The first owner of every slice but the first: a demoted owner goes to the last slice starting at or
+  // before it (demoted owners need not have a row: a line may have moved their name to another owner).
+  const firstOwners: string[] = [];
+  let start = 0;
+  do {
+    let end = Math.min(start + rowsPerSlice, rows.length);
+    const ownerAt = (i: number) => (rows[i] as PlannedRow).row.ownerKey;
+    while (end < rows.length && ownerAt(end) === ownerAt(end - 1)) end++;
+    if (start > 0) firstOwners.push(ownerAt(start));
+    const slice: Slice = { rows: new Array(end - start), demote: new Map(), lines: 0 };
+    for (let i = start; i < end; i++) {
+      const planned = rows[i] as PlannedRow;
+      slice.rows[i - start] = planned.row;
+      slice.lines += planned.lines;
+    }
+    slices.push(slice);
+    start = end;
+  } while (start < rows.length);
+  for (const [network, { owners, keep }] of demote) {
+    for (let i = 0; i < owners.length; i++) {
+      const owner = owners[i] as string;
+      let lo = 0;
+      let hi = firstOwners.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((firstOwners[mid] as string) <= owner) lo = mid + 1;
+        else hi = mid;
+      }
+      const slice = slices[lo] as Slice;
+      let demotion = slice.demote.get(network);
+      if (demotion === undefined) {
+        demotion = { owners: [], keep: [] };
+        slice.demote.set(network, demotion);
+      }
+      demotion.owners.push(owner);
+      demotion.keep.push(keep[i] as string | null);
+    }
+  }
+  return slices;
+}
+
+function statementsOf(
+  dialect: ImportDatabase['dialect'],
+  rows: readonly ImportRow[],
+  demote: ReadonlyMap<MnsNetwork, Demotion>,
+  now: string,
+): Statement[] {
   const statements: Statement[] = [];
   for (const [network, { owners, keep }] of demote) {
     if (dialect === 'postgresql') {
@@ -532,16 +663,19 @@ async function writeStatements(db: ImportDatabase, statements: readonly Statemen
 export type ImportDatabase = Pick<Database, 'transaction'> & Partial<Pick<Database, 'dialect'>>;
 
 export interface ImportOptions {
-  /** Lines per transaction. */
+  /**
+   * Lines per transaction: on PostgreSQL a batch of lines in file order, on SQLite about as many rows of
+   * a window in owner order (an owner's rows are never split).
+   */
   batchSize?: number;
-  /** Called after each written batch with the lines read so far, for progress output. */
+  /** Called after each written transaction with the lines read so far, for progress output. */
   onProgress?: (summary: ImportSummary) => void;
 }
 
 /**
  * Lines per transaction unless told otherwise. Larger transactions write fewer pages on SQLite (a commit
- * writes every page it changed, and real addresses change most pages of both owner indexes), but hold
- * its file's write lock longer, against the 0.8 s a running server waits for it
+ * writes every page it changed, and real addresses change most pages of the owner index), but hold its
+ * file's write lock longer, against the 0.8 s a running server waits for it
  * (DATABASE_ACQUIRE_TIMEOUT_MS) before answering 503. Beside imports of 220 000 names with random
  * owners, a process writing every 10 ms waited 530 ms at most; with 1 000 lines a batch, 74 ms, but the
  * import took half as long again (bench/README.md, twenty-fourth round).
@@ -549,12 +683,37 @@ export interface ImportOptions {
 export const DEFAULT_BATCH_SIZE = 5000;
 
 /**
- * Imports JSON Lines (see the format above) in batched transactions, each batch in one transaction. A
- * bad line is skipped and reported.
+ * SQLite: a window holds this many batches (see importNames), up to SQLITE_WINDOW_LINES lines unless a
+ * batch alone is larger. Eight batches of 5 000 lines took 7.0–7.3 s for 220 000 names alone, against
+ * 9.3–10.2 s a batch at a time, and beside a server's writes its longest wait fell from 105–180 to 79–106
+ * ms (bench/README.md, twenty-sixth round). A window's rows stay in memory until its last slice is
+ * written, two windows at a time: 450 against 250 MiB resident for that import.
+ */
+const SQLITE_WINDOW_BATCHES = 8;
+const SQLITE_WINDOW_LINES = 40_000;
+// At the end, where no lines are left to read between two slices, the lock is left free this long after
+// each slice for as long as the slice held it: a server's write, whose wait SQLite retries at most 100 ms
+// apart, finds it free as it does while lines are read.
+const MAX_GAP_MS = 100;
+
+/**
+ * Imports JSON Lines (see the format above) in batched transactions. A bad line is skipped and reported.
  *
- * On PostgreSQL the next batch is read and validated while one is being written, which hides most of
- * the parsing behind the server's work. Batches are still written one after the other, in file order,
- * each (and any line-by-line retry of it) finished before the next starts.
+ * On PostgreSQL each batch is one transaction, and the next batch is read and validated while one is
+ * being written, which hides most of the parsing behind the server's work. Batches are written one
+ * after the other, in file order, each (and any line-by-line retry of it) finished before the next
+ * starts.
+ *
+ * On SQLite a commit writes every page its transaction changed, twice (to the log, then the file), and
+ * real addresses are hashes that land a batch's rows on most pages of the owner index. So lines are read
+ * in windows of SQLITE_WINDOW_BATCHES batches, applied in file order (applyInOrder) and written in owner
+ * order, a batch's worth of rows a transaction: each transaction changes a narrow range of the index,
+ * about a third of the pages in all. A window's transactions go one after each batch of the next
+ * window is read, so the file's write lock is free while lines are parsed, as before. A reader can see a
+ * window half written, some owners' names new and others old; each owner's primary name is always the
+ * window's or the stored one. If the database refuses a transaction, the whole window is written again
+ * a batch at a time in file order, which ends as if no slice had been written (every row it wrote is
+ * rewritten, every demotion made again), and then retried line by line where refused.
  */
 export async function importNames(
   db: ImportDatabase,
@@ -590,7 +749,43 @@ export async function importNames(
     options.onProgress?.(summary);
   };
 
+  const windowed = db.dialect !== 'postgresql';
+  const linesToRead = windowed
+    ? Math.max(batchSize, Math.min(batchSize * SQLITE_WINDOW_BATCHES, SQLITE_WINDOW_LINES))
+    : batchSize;
   let batch: Pending[] = [];
+
+  // SQLite: the last window read, its slices still to write, and the lines its written slices stood for.
+  let window: { items: Pending[]; now: Date; slices: Slice[]; imported: number } | undefined;
+  let readSinceSlice = 0;
+  const writeSlice = async (): Promise<number> => {
+    const current = window as NonNullable<typeof window>;
+    const slice = current.slices.shift() as Slice;
+    readSinceSlice = 0;
+    const started = performance.now();
+    try {
+      await writeStatements(db, statementsOf(db.dialect, slice.rows, slice.demote, current.now.toISOString()));
+    } catch {
+      current.slices = [];
+      summary.imported -= current.imported;
+      for (let start = 0; start < current.items.length; start += batchSize) {
+        const items = current.items.slice(start, start + batchSize);
+        await write(items, batchStatements(db.dialect, items, current.now), current.now);
+      }
+      return 0;
+    }
+    summary.imported += slice.lines;
+    current.imported += slice.lines;
+    options.onProgress?.(summary);
+    return performance.now() - started;
+  };
+  const writeWindow = async () => {
+    while (window?.slices.length) await writeSlice();
+    if (!batch.length) return;
+    window = { items: batch, now: new Date(), slices: windowSlices(batch, batchSize), imported: 0 };
+    batch = [];
+  };
+
   let writing: Promise<void> | undefined;
   let inFlight = false;
   const flush = async () => {
@@ -606,14 +801,6 @@ export async function importNames(
     });
     // Awaited before the next batch or at the end; until then a failure must not count as unhandled.
     writing.catch(() => {});
-    // SQLite writes on this thread, so reading on beside it gains nothing, and would keep the file's
-    // write lock while the next batch is read. Parsing with the lock free is also what lets a running
-    // server's writes in: beside imports of 220 000 names, a process writing every 5–25 ms with the
-    // server's 800 ms wait never failed (DEFAULT_BATCH_SIZE says how long it waited). A writer thread
-    // that kept the next batch ready made imports ~20 % faster alone, but left the lock free only
-    // between transactions (in the bench's full runs one such write of 185 failed, others waited up to
-    // 430 ms) and was slower there (bench/README.md, twenty-third round).
-    if (db.dialect !== 'postgresql') await writing;
   };
 
   let lineNumber = 0;
@@ -624,6 +811,7 @@ export async function importNames(
     const text = (lineNumber === 1 ? raw.replace(/^\uFEFF/, '') : raw).trim();
     if (text === '') return false;
     summary.lines += 1;
+    readSinceSlice += 1;
     try {
       batch.push({ line: lineNumber, row: parseRow(text) });
     } catch (err) {
@@ -631,25 +819,51 @@ export async function importNames(
       reject(lineNumber, err.message);
       return false;
     }
-    return batch.length >= batchSize;
+    return batch.length >= linesToRead;
   };
-  // A write in flight sends its next statement only when its answer is handled, which a loop over
-  // lines already in memory (or buffered by the stream) would put off until the batch is read.
-  const turn = () => inFlight && (lineNumber & YIELD_EVERY_MASK) === 0;
+  // SQLite writes on this thread, so reading on beside a write gains nothing, and would keep the file's
+  // write lock while lines are read. Parsing with the lock free is also what lets a running server's
+  // writes in: beside imports of 220 000 names, a process writing every 5–25 ms with the server's 800 ms
+  // wait never failed (DEFAULT_BATCH_SIZE says how long it waited). A writer thread that kept the next
+  // batch ready made imports ~20 % faster alone, but left the lock free only between transactions (in
+  // the bench's full runs one such write of 185 failed, others waited up to 430 ms) and was slower there
+  // (bench/README.md, twenty-third round).
+  const full = windowed ? writeWindow : flush;
+  // On PostgreSQL a write in flight sends its next statement only when its answer is handled, which a
+  // loop over lines already in memory (or buffered by the stream) would put off until the batch is read.
+  const due = windowed
+    ? () => readSinceSlice >= batchSize && window !== undefined && window.slices.length > 0
+    : () => inFlight && (lineNumber & YIELD_EVERY_MASK) === 0;
+  const between = windowed ? writeSlice : yieldToIo;
   if (isAsyncIterable(lines)) {
     for await (const raw of lines) {
-      if (take(raw)) await flush();
-      else if (turn()) await yieldToIo();
+      if (take(raw)) await full();
+      else if (due()) await between();
     }
   } else {
     // Not `for await`: that would wait a promise a line.
     for (const raw of lines) {
-      if (take(raw)) await flush();
-      else if (turn()) await yieldToIo();
+      if (take(raw)) await full();
+      else if (due()) await between();
     }
   }
-  await flush();
-  await writing;
+  if (windowed) {
+    // No lines are left to read between two slices: the lock is left free after each as long as it held it.
+    const writeRest = async (more: boolean) => {
+      while (window?.slices.length) {
+        const heldMs = await writeSlice();
+        if (window.slices.length || more) await sleep(Math.min(heldMs, MAX_GAP_MS));
+      }
+    };
+    await writeRest(batch.length > 0);
+    if (batch.length) {
+      await writeWindow();
+      await writeRest(false);
+    }
+  } else {
+    await flush();
+    await writing;
+  }
   summary.errors.sort((a, b) => a.line - b.line);
   return summary;
 }
