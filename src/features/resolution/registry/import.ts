@@ -215,10 +215,16 @@ function multichainAddressesOf(obj: Record<string, unknown>): ChainAddress[] {
   return addresses;
 }
 
-/** A validated line as it is written: its timestamps already in their stored text. */
-interface ImportRow extends Omit<MnsName, 'registeredAt' | 'expireAt'> {
+/**
+ * A validated line as it is written: its timestamps and lists already in their stored text. The lists'
+ * JSON is written as the line is parsed, so that a window of rows waiting for their transaction holds
+ * two strings a row rather than two arrays of objects.
+ */
+interface ImportRow extends Omit<MnsName, 'registeredAt' | 'expireAt' | 'txtRecords' | 'multichainAddresses'> {
   registeredAt: string | null;
   expireAt: string | null;
+  txtRecords: string;
+  multichainAddresses: string;
 }
 
 /**
@@ -250,8 +256,8 @@ function parseRow(text: string): ImportRow {
     throw new ImportLineError('"primary" must be true or false');
   const avatar = optionalString(obj, 'avatar', 2048);
   if (avatar !== null && !URL.canParse(avatar)) throw new ImportLineError('"avatar" must be a URL');
-  const txtRecords = txtRecordsOf(obj);
-  const multichainAddresses = multichainAddressesOf(obj);
+  const txtRecords = json(txtRecordsOf(obj));
+  const multichainAddresses = json(multichainAddressesOf(obj));
   const resolverAddress = resolver !== null && addressKey(resolver, 'resolverAddress') ? resolver : null;
   const registeredAt = timestamp(obj, 'registeredAt');
   const expireAt = timestamp(obj, 'expireAt');
@@ -268,16 +274,6 @@ function parseRow(text: string): ImportRow {
     txtRecords,
     multichainAddresses,
     parent: parentOf(name),
-  };
-}
-
-/** Validates one line and returns the row it stands for; throws `ImportLineError` saying what is wrong. */
-export function parseImportLine(text: string): MnsName {
-  const row = parseRow(text);
-  return {
-    ...row,
-    registeredAt: row.registeredAt === null ? null : new Date(row.registeredAt),
-    expireAt: row.expireAt === null ? null : new Date(row.expireAt),
   };
 }
 
@@ -619,8 +615,8 @@ function statementsOf(
         chunk.map((r) => r.registeredAt),
         chunk.map((r) => r.expireAt),
         chunk.map((r) => r.avatar),
-        chunk.map((r) => json(r.txtRecords)),
-        chunk.map((r) => json(r.multichainAddresses)),
+        chunk.map((r) => r.txtRecords),
+        chunk.map((r) => r.multichainAddresses),
       ];
       statements.push({ sql: PG_INSERT, params: [now, ...columns.map((values, i) => pgArray(values, i !== AVATAR))] });
     }
@@ -641,8 +637,8 @@ function statementsOf(
         params[i++] = r.registeredAt;
         params[i++] = r.expireAt;
         params[i++] = r.avatar;
-        params[i++] = json(r.txtRecords);
-        params[i++] = json(r.multichainAddresses);
+        params[i++] = r.txtRecords;
+        params[i++] = r.multichainAddresses;
       }
       statements.push({
         sql: chunk.length === SQLITE_ROWS_PER_STATEMENT ? SQLITE_FULL_INSERT : sqliteInsert(chunk.length),
