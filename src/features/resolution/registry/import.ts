@@ -433,7 +433,7 @@ function applyInOrder(batch: readonly Pending[]): Plan {
   }
   // The rows' order is free: each name is one row a network, and every stored primary name a row could
   // collide with is demoted before they are written. They go in owner order: real addresses are hashes,
-  // so in file order each row lands on a random page of both owner indexes; sorted, neighbouring rows
+  // so in file order each row lands on a random page of the owner indexes; sorted, neighbouring rows
   // share pages, which SQLite then finds in the CPU's caches and a statement journals fewer of
   // (bench/README.md, twenty-fourth round).
   const rows: PlannedRow[] = [];
