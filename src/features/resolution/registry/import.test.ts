@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { usingPostgres } from '../../../../test/support/database.js';
 import { withTestDatabase } from '../../../../test/support/with-database.js';
-import { type ImportDatabase, importNames, isoTimestamp, storedTimestamp } from './import.js';
+import { gapAfterSlice, type ImportDatabase, importNames, isoTimestamp, storedTimestamp } from './import.js';
 
 const owner = (i: number) => `0x${(i + 1).toString(16).padStart(64, '0')}`;
 const line = (fields: Record<string, unknown>) => JSON.stringify({ caip2Id: 'move-mvmt:126', ...fields });
@@ -28,6 +28,36 @@ describe('isoTimestamp', () => {
     };
     const samples = Array.from({ length: 20_000 }, () => Math.floor(lowest + random() * (highest - lowest)));
     for (const ms of [...edges, ...samples]) expect(isoTimestamp(ms)).toBe(new Date(ms).toISOString());
+  });
+});
+
+describe('gapAfterSlice', () => {
+  // SQLite's default busy handler (sqliteDefaultBusyCallback, with usleep): the sleeps between its tries.
+  const DELAYS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
+  /** When a write that began waiting at 0 tries next after having waited `waited` ms. */
+  const nextTry = (waited: number): number => {
+    let at = 0;
+    for (let i = 0; at <= waited; i++) at += DELAYS[Math.min(i, DELAYS.length - 1)] as number;
+    return at;
+  };
+
+  it('leaves the lock free until every write that began waiting during the slice has tried again', () => {
+    const late: string[] = [];
+    for (let held = 0; held <= 400; held += 0.5) {
+      const gap = gapAfterSlice(held);
+      // A write that began waiting during the slice has waited between 0 and `held` ms at its end.
+      for (let waited = 0; waited <= held; waited += 0.5) {
+        if (nextTry(waited) - waited > gap) late.push(`held ${held} ms, waited ${waited} ms`);
+      }
+    }
+    expect(late).toEqual([]);
+  });
+
+  it('is shorter than the slice once the slice held the lock longer than the retries are apart', () => {
+    expect(gapAfterSlice(60)).toBe(27);
+    expect(gapAfterSlice(150)).toBe(52);
+    expect(gapAfterSlice(500)).toBe(102);
+    expect(gapAfterSlice(4)).toBe(6);
   });
 });
 
