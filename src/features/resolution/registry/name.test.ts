@@ -64,6 +64,21 @@ describe('Movement addresses', () => {
   it.each(['', '0x', '1', 'abc', '0xg1', `0x${'1'.repeat(65)}`, '0X1'])('rejects %j', (input) => {
     expect(normalizeMoveAddress(input)).toBeNull();
   });
+
+  // The normal form is answered as it is, by a character-table check: every character just outside its
+  // ranges, in every position, must still be normalized or refused as the pattern rules.
+  it('answers exactly the normal form as it is', () => {
+    const normal = `0x${'0123456789abcdef'.repeat(4)}`;
+    expect(normalizeMoveAddress(normal)).toBe(normal);
+    for (let at = 0; at < 66; at++) {
+      for (const c of ['/', ':', '`', 'g', 'A', 'F', 'X', '\u00e9', '\u0100', '\uff10']) {
+        const input = normal.slice(0, at) + c + normal.slice(at + 1);
+        const expected = /^0x[0-9a-fA-F]{64}$/.test(input) ? input.toLowerCase() : null;
+        expect(normalizeMoveAddress(input), JSON.stringify(input)).toBe(expected);
+      }
+    }
+    expect(normalizeMoveAddress(normal.slice(0, 65))).toBe(`0x0${normal.slice(2, 65)}`);
+  });
 });
 
 describe('Movement networks', () => {
