@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { perRequest, type RequestContext } from '../../platform/graphql/context.js';
 import { MNS_NETWORKS, type MnsNetwork } from './registry/networks.js';
+import { answerAt } from './sources/found-in-order.js';
 import type { NameRecords, SourceChainAddress, SourceName, SourcePrimaryName, SourceSubName } from './sources/index.js';
 
 /** Keys above this are split into further queries, bounding the statement (and upstream batch) size. */
@@ -24,6 +25,18 @@ const splitKey = (key: string): [string, string] => {
   return [key.slice(0, at), key.slice(at + 1)];
 };
 
+/** A question as asked of a source (at most MAX_KEYS_PER_QUERY keys), with what the source found. */
+interface Chunk<V> {
+  readonly asked: readonly string[];
+  readonly found: ReadonlyMap<string, V>;
+}
+
+/** The answer for the `index`-th value of a partition's group, from its chunks as queryChunks cut it. */
+function answerIn<V>(answered: readonly Chunk<V>[] | undefined, index: number): V | undefined {
+  const chunk = answered?.[Math.floor(index / MAX_KEYS_PER_QUERY)];
+  return chunk && answerAt(chunk.asked, chunk.found, index % MAX_KEYS_PER_QUERY);
+}
+
 /** Many values on several partitions as one loader key, answered with the first partition that knows each. */
 interface FirstOfEach {
   readonly partitions: readonly string[];
@@ -41,10 +54,10 @@ interface FirstOfEach {
 export class PartitionedLoader<V> {
   readonly #loader: DataLoader<string | FirstOfEach, V | V[]>;
   /** What whole batches found, by partition, so later single loads of the request do not ask again. */
-  readonly #found = new Map<string, Map<string, V>[]>();
+  readonly #found = new Map<string, ReadonlyMap<string, V>[]>();
 
   constructor(
-    private readonly fetch: (partition: string, values: readonly string[]) => Promise<Map<string, V>>,
+    private readonly fetch: (partition: string, values: readonly string[]) => Promise<ReadonlyMap<string, V>>,
     private readonly missing: V,
   ) {
     this.#loader = new DataLoader<string | FirstOfEach, V | V[]>(
@@ -53,7 +66,8 @@ export class PartitionedLoader<V> {
         // One lookup (a request asking one name or address): its one question, without the grouping below.
         if (keys.length === 1 && typeof only === 'string') {
           const [partition, value] = splitKey(only);
-          return fetch(partition, [value]).then((found) => [found.has(value) ? (found.get(value) as V) : missing]);
+          const asked = [value];
+          return fetch(partition, asked).then((found) => [answerAt(asked, found, 0) ?? missing]);
         }
         return this.#many(keys);
       },
@@ -73,57 +87,73 @@ export class PartitionedLoader<V> {
       }
       return group;
     };
+    // Each key's place in its partitions' groups: a single's index, a batch's first index per partition.
     const singles: ([string, string] | undefined)[] = [];
+    const places: (number | number[])[] = [];
     for (const key of keys) {
       if (typeof key === 'string') {
         const single = splitKey(key);
+        const group = values(single[0]);
         singles.push(single);
-        values(single[0]).push(single[1]);
+        places.push(group.length);
+        group.push(single[1]);
       } else {
         singles.push(undefined);
-        for (const partition of key.partitions) {
-          const group = values(partition);
-          const batch = key.values;
-          for (let i = 0; i < batch.length; i++) group.push(batch[i] as string);
-        }
+        places.push(
+          key.partitions.map((partition) => {
+            const group = values(partition);
+            const start = group.length;
+            const batch = key.values;
+            for (let i = 0; i < batch.length; i++) group.push(batch[i] as string);
+            return start;
+          }),
+        );
       }
     }
-    const found = new Map<string, Map<string, V>>();
-    const fetched = [...groups].flatMap(([partition, group]) =>
-      queryChunks(group).map((chunk) =>
-        fetch(partition, chunk).then((results) => {
-          const known = found.get(partition);
-          found.set(partition, known ? new Map([...known, ...results]) : results);
+    // Each partition's chunks as asked (MAX_KEYS_PER_QUERY keys each), with what they found.
+    const fetched = new Map<string, Chunk<V>[]>();
+    const questions = [...groups].flatMap(([partition, group]) => {
+      const chunks = queryChunks(group);
+      const answered = new Array<Chunk<V>>(chunks.length);
+      fetched.set(partition, answered);
+      return chunks.map((asked, c) =>
+        fetch(partition, asked).then((found) => {
+          answered[c] = { asked, found };
         }),
-      ),
-    );
+      );
+    });
     // One question (a request's lookups on one network): awaited as it is, not through a Promise.all.
-    await (fetched.length === 1 ? fetched[0] : Promise.all(fetched));
+    await (questions.length === 1 ? questions[0] : Promise.all(questions));
     let many = false;
     const answers = keys.map((key, k) => {
       const single = singles[k];
-      if (single) {
-        const known = found.get(single[0]);
-        return known?.has(single[1]) ? (known.get(single[1]) as V) : missing;
-      }
+      if (single) return answerIn(fetched.get(single[0]), places[k] as number) ?? missing;
       many = true;
       const { partitions, values } = key as FirstOfEach;
-      const maps = partitions.map((p) => found.get(p));
-      return values.map((value) => {
-        for (const known of maps) if (known?.has(value)) return known.get(value) as V;
+      const starts = places[k] as number[];
+      const answered = partitions.map((partition) => fetched.get(partition));
+      return values.map((_, j) => {
+        for (let p = 0; p < answered.length; p++) {
+          const found = answerIn(answered[p], (starts[p] as number) + j);
+          if (found !== undefined) return found;
+        }
         return missing;
       });
     });
     if (many)
-      for (const [partition, known] of found)
-        this.#found.set(partition, [...(this.#found.get(partition) ?? []), known]);
+      for (const [partition, answered] of fetched)
+        this.#found.set(partition, [...(this.#found.get(partition) ?? []), ...answered.map((chunk) => chunk.found)]);
     return answers;
   }
 
   /** The answer for `value` on `partition` (`missing` when there is none). */
   load(partition: string, value: string): Promise<V> {
     const batches = this.#found.get(partition);
-    if (batches) for (const known of batches) if (known.has(value)) return Promise.resolve(known.get(value) as V);
+    if (batches)
+      for (const known of batches) {
+        const answer = known.get(value);
+        if (answer !== undefined) return Promise.resolve(answer);
+      }
     return this.#loader.load(loaderKey(partition, value)) as Promise<V>;
   }
 

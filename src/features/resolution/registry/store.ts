@@ -154,25 +154,26 @@ export async function findNames(
 }
 
 /**
- * Live primary names of `ownerKeys` (normalized addresses) on one network: one query (a second, in the
- * JSON form, for a PostgreSQL batch whose texts cannot answer), each key one probe into the covering
- * index `mns_name_primary_lookup`. Only the columns a reverse lookup answers with are read: decoding the
- * JSON records of every row took about 9 % of the CPU of a 1000-address batch.
+ * The live primary name of each of `ownerKeys` (normalized addresses) on one network, by position: the
+ * answer for `ownerKeys[i]` at `i`, a hole where it has none. One query (a second, in the JSON form, for
+ * a PostgreSQL batch whose texts cannot answer), each key one probe into the covering index
+ * `mns_name_primary_lookup`. Only the columns a reverse lookup answers with are read: decoding the JSON
+ * records of every row took about 9 % of the CPU of a 1000-address batch.
  */
 export async function findPrimaryNames(
   db: Query,
   network: MnsNetwork,
   ownerKeys: readonly string[],
   now = new Date(),
-): Promise<MnsPrimaryName[]> {
-  if (!ownerKeys.length) return [];
+): Promise<(MnsPrimaryName | undefined)[]> {
+  const found = new Array<MnsPrimaryName | undefined>(ownerKeys.length);
+  if (!ownerKeys.length) return found;
   const one = ownerKeys.length === 1;
   const sqlite = db.dialect === 'sqlite';
   // A key holding a comma (no normalized address does) would split in two and shift every later position.
   if (!one && !sqlite && !ownerKeys.some((key) => key.includes(','))) {
     const [columns] = await db.query<PrimaryColumns>(PRIMARY_NAMES_POSTGRESQL, [network, ownerKeys.join(','), now]);
-    const found = columns ? fromColumns(columns, network, ownerKeys) : [];
-    if (found) return found;
+    if (!columns || placeColumns(columns, network, ownerKeys, found)) return found;
   }
   let rows = await db.query<PrimaryRow>((one ? PRIMARY_NAME : PRIMARY_NAMES)[sqlite ? 'sqlite' : 'postgresql'], [
     network,
@@ -183,10 +184,11 @@ export async function findPrimaryNames(
     const json = (rows[0] as unknown[] | undefined)?.[0];
     rows = typeof json === 'string' ? (JSON.parse(json) as PrimaryRow[]) : [];
   }
-  return rows.map((row) => {
+  for (const row of rows) {
     const ownerKey = ownerKeys[row[0]] as string;
-    return { name: String(row[1]), network, owner: row[2] === null ? ownerKey : String(row[2]), ownerKey };
-  });
+    found[row[0]] = { name: String(row[1]), network, owner: row[2] === null ? ownerKey : String(row[2]), ownerKey };
+  }
+  return found;
 }
 
 /**
@@ -250,27 +252,28 @@ const PRIMARY_NAMES_POSTGRESQL = `${ROWS_AS_ARRAYS}select string_agg((k.at - 1):
 type PrimaryColumns = [string | null, string | null, string | null];
 
 /**
- * The rows of PRIMARY_NAMES_POSTGRESQL's three texts, or undefined when they do not split into as many
- * names and owners as positions: a name holding U+0001 (written around the importer's checks), which
- * the JSON form then answers exactly.
+ * Places the rows of PRIMARY_NAMES_POSTGRESQL's three texts in `found` by their keys' positions. False,
+ * with nothing placed, when they do not split into as many names and owners as positions: a name holding
+ * U+0001 (written around the importer's checks), which the JSON form then answers exactly.
  */
-function fromColumns(
+function placeColumns(
   [at, names, owners]: PrimaryColumns,
   network: MnsNetwork,
   ownerKeys: readonly string[],
-): MnsPrimaryName[] | undefined {
-  if (at === null) return [];
+  found: (MnsPrimaryName | undefined)[],
+): boolean {
+  if (at === null) return true;
   const positions = at.split(',');
   const nameList = (names as string).split('\u0001');
   const ownerList = (owners as string).split('\u0001');
-  if (nameList.length !== positions.length || ownerList.length !== positions.length) return undefined;
-  const found = new Array<MnsPrimaryName>(positions.length);
+  if (nameList.length !== positions.length || ownerList.length !== positions.length) return false;
   for (let i = 0; i < positions.length; i++) {
-    const ownerKey = ownerKeys[Number(positions[i])] as string;
+    const k = Number(positions[i]);
+    const ownerKey = ownerKeys[k] as string;
     const owner = ownerList[i] as string;
-    found[i] = { name: nameList[i] as string, network, owner: owner === '' ? ownerKey : owner, ownerKey };
+    found[k] = { name: nameList[i] as string, network, owner: owner === '' ? ownerKey : owner, ownerKey };
   }
-  return found;
+  return true;
 }
 
 /** Live sub-names directly under each of `parents` on one network, at most `limit` per parent, by name. */

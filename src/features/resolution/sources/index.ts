@@ -30,8 +30,8 @@ export class MnsSources {
 
   private inOrder<V>(
     keys: readonly string[],
-    ask: (source: MnsSource, keys: readonly string[]) => Promise<Map<string, V>>,
-  ): Promise<Map<string, V>> {
+    ask: (source: MnsSource, keys: readonly string[]) => Promise<ReadonlyMap<string, V>>,
+  ): Promise<ReadonlyMap<string, V>> {
     // One source (the embedded default: the registry alone) answers as it is: its own promise, not its map
     // copied nor its promise wrapped in an async function's (which costs two more microtask hops).
     if (this.list.length === 1) return ask(this.list[0] as MnsSource, keys);
@@ -40,8 +40,8 @@ export class MnsSources {
 
   private async eachInTurn<V>(
     keys: readonly string[],
-    ask: (source: MnsSource, keys: readonly string[]) => Promise<Map<string, V>>,
-  ): Promise<Map<string, V>> {
+    ask: (source: MnsSource, keys: readonly string[]) => Promise<ReadonlyMap<string, V>>,
+  ): Promise<ReadonlyMap<string, V>> {
     const found = new Map<string, V>();
     let missing = [...new Set(keys)];
     for (const source of this.list) {
@@ -55,8 +55,8 @@ export class MnsSources {
   /** Asks each source about the keys it answered before (`sourceOf`), in parallel. */
   private async bySource<V>(
     keys: readonly { key: string; source: string }[],
-    ask: (source: MnsSource, keys: readonly string[]) => Promise<Map<string, V>>,
-  ): Promise<Map<string, V>> {
+    ask: (source: MnsSource, keys: readonly string[]) => Promise<ReadonlyMap<string, V>>,
+  ): Promise<ReadonlyMap<string, V>> {
     const groups = new Map<string, string[]>();
     for (const { key, source } of keys) groups.set(source, [...(groups.get(source) ?? []), key]);
     const found = new Map<string, V>();
@@ -70,7 +70,11 @@ export class MnsSources {
     return found;
   }
 
-  names(network: MnsNetwork, names: readonly string[], options?: SourceOptions): Promise<Map<string, SourceName>> {
+  names(
+    network: MnsNetwork,
+    names: readonly string[],
+    options?: SourceOptions,
+  ): Promise<ReadonlyMap<string, SourceName>> {
     return this.inOrder(names, (s, keys) => s.names(network, keys, options));
   }
 
@@ -82,7 +86,7 @@ export class MnsSources {
     networks: readonly MnsNetwork[],
     names: readonly string[],
     options?: SourceOptions,
-  ): Promise<Map<string, SourceName>> {
+  ): Promise<ReadonlyMap<string, SourceName>> {
     return this.inOrder(names, async (source, keys) => {
       const rows = source.namesOn
         ? await source.namesOn(networks, keys, options)
@@ -99,7 +103,7 @@ export class MnsSources {
     network: MnsNetwork,
     addresses: readonly string[],
     options?: SourceOptions,
-  ): Promise<Map<string, SourcePrimaryName>> {
+  ): Promise<ReadonlyMap<string, SourcePrimaryName>> {
     return this.inOrder(addresses, (s, keys) => s.primaryNames(network, keys, options));
   }
 
@@ -108,7 +112,7 @@ export class MnsSources {
     network: MnsNetwork,
     names: readonly { key: string; source: string }[],
     options?: SourceOptions,
-  ): Promise<Map<string, NameRecords>> {
+  ): Promise<ReadonlyMap<string, NameRecords>> {
     return this.bySource(names, (s, keys) => s.records(network, keys, options));
   }
 
@@ -118,7 +122,7 @@ export class MnsSources {
     parents: readonly { key: string; source: string }[],
     limit: number,
     options?: SourceOptions,
-  ): Promise<Map<string, SourceSubName[]>> {
+  ): Promise<ReadonlyMap<string, SourceSubName[]>> {
     return this.bySource(parents, (s, keys) => s.subNames(network, keys, limit, options));
   }
 
@@ -127,7 +131,7 @@ export class MnsSources {
     networks: readonly MnsNetwork[],
     names: readonly string[],
     options?: SourceOptions,
-  ): Promise<Map<string, SourceChainAddress>> {
+  ): Promise<ReadonlyMap<string, SourceChainAddress>> {
     return this.inOrder(names, (s, keys) => s.chainAddresses(caip2Id, networks, keys, options));
   }
 

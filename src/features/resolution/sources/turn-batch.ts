@@ -10,7 +10,7 @@ export const TURN_BATCHED_MAX_KEYS = 32;
 
 interface Turn<V> {
   keys: Set<string>;
-  waiters: { resolve: (found: Map<string, V>) => void; reject: (err: unknown) => void }[];
+  waiters: { resolve: (found: ReadonlyMap<string, V>) => void; reject: (err: unknown) => void }[];
 }
 
 /**
@@ -30,10 +30,10 @@ export class TurnBatch<P extends string, V> {
   #turn = new Map<P, Turn<V>>();
   #scheduled = false;
 
-  constructor(private readonly fetch: (partition: P, keys: readonly string[]) => Promise<Map<string, V>>) {}
+  constructor(private readonly fetch: (partition: P, keys: readonly string[]) => Promise<ReadonlyMap<string, V>>) {}
 
   /** What `fetch` finds for `keys` on `partition`, fetched with the turn's other small lookups. */
-  load(partition: P, keys: readonly string[]): Promise<Map<string, V>> {
+  load(partition: P, keys: readonly string[]): Promise<ReadonlyMap<string, V>> {
     if (keys.length > TURN_BATCHED_MAX_KEYS) return this.fetch(partition, keys);
     return new Promise((resolve, reject) => {
       let turn = this.#turn.get(partition);
@@ -55,7 +55,7 @@ export class TurnBatch<P extends string, V> {
     this.#turn = new Map();
     this.#scheduled = false;
     for (const [partition, { keys, waiters }] of turns) {
-      const chunks: Promise<Map<string, V>>[] = [];
+      const chunks: Promise<ReadonlyMap<string, V>>[] = [];
       try {
         for (const chunk of queryChunks([...keys])) chunks.push(this.fetch(partition, chunk));
       } catch (err) {
@@ -63,9 +63,9 @@ export class TurnBatch<P extends string, V> {
         chunks.push(Promise.reject(err));
       }
       // One chunk (every turn of small lookups but the largest): its own promise, not a Promise.all's.
-      const all: Promise<Map<string, V>> =
+      const all: Promise<ReadonlyMap<string, V>> =
         chunks.length === 1
-          ? (chunks[0] as Promise<Map<string, V>>)
+          ? (chunks[0] as Promise<ReadonlyMap<string, V>>)
           : Promise.all(chunks).then((maps) => new Map(maps.flatMap((m) => [...m])));
       all.then(
         (found) => {

@@ -13,7 +13,11 @@ export interface MnsSource {
   readonly name: string;
 
   /** Live registrations among `names` (normalized full names) on `network`, keyed by name. */
-  names(network: MnsNetwork, names: readonly string[], options?: SourceOptions): Promise<Map<string, SourceName>>;
+  names(
+    network: MnsNetwork,
+    names: readonly string[],
+    options?: SourceOptions,
+  ): Promise<ReadonlyMap<string, SourceName>>;
 
   /**
    * Optional: live registrations of `names` on any of `networks` in one question (a name on several
@@ -26,13 +30,17 @@ export interface MnsSource {
     network: MnsNetwork,
     addresses: readonly string[],
     options?: SourceOptions,
-  ): Promise<Map<string, SourcePrimaryName>>;
+  ): Promise<ReadonlyMap<string, SourcePrimaryName>>;
 
   /**
    * Text records, avatar and chain addresses of names this source answered with `records: null`, keyed
    * by name. Only asked for names the source itself answered.
    */
-  records(network: MnsNetwork, names: readonly string[], options?: SourceOptions): Promise<Map<string, NameRecords>>;
+  records(
+    network: MnsNetwork,
+    names: readonly string[],
+    options?: SourceOptions,
+  ): Promise<ReadonlyMap<string, NameRecords>>;
 
   /** Live sub-names directly under each of `parents` (names this source answered), at most `limit` each, by name. */
   subNames(
@@ -40,7 +48,7 @@ export interface MnsSource {
     parents: readonly string[],
     limit: number,
     options?: SourceOptions,
-  ): Promise<Map<string, SourceSubName[]>>;
+  ): Promise<ReadonlyMap<string, SourceSubName[]>>;
 
   /**
    * The address of each of `names` on another chain (`caip2Id` of another namespace, e.g. `eip155:1`),
@@ -52,7 +60,7 @@ export interface MnsSource {
     networks: readonly MnsNetwork[],
     names: readonly string[],
     options?: SourceOptions,
-  ): Promise<Map<string, SourceChainAddress>>;
+  ): Promise<ReadonlyMap<string, SourceChainAddress>>;
 
   /** Live names starting with `prefix`, in name order; a source that cannot list by prefix leaves this out. */
   namesByPrefix?(prefix: string, limit: number, options?: SourceOptions): Promise<string[]>;
