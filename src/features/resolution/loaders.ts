@@ -50,6 +50,8 @@ interface FirstOfEach {
  * A whole batch (`firstOfEach`) is a single DataLoader key: a 1000-address batch costs one promise
  * instead of one per address and network (their keys, promises and cache entries were a sixth of the
  * bytes such a batch allocated), and it still shares its statements with every other lookup of the tick.
+ * An answer that is a `FoundInOrder` of the very list asked is read by position (`answerAt`), so a
+ * batch's keys are never hashed on the way back.
  */
 export class PartitionedLoader<V> {
   readonly #loader: DataLoader<string | FirstOfEach, V | V[]>;
