@@ -8,7 +8,7 @@
  * connections and time.
  */
 import 'reflect-metadata';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,7 +21,7 @@ import { firstDifference } from './lib/compare.js';
 import { BENCH_CREDITS, type BenchDatabase, createBenchDatabase, importSpeed } from './lib/dataset.js';
 import { combine, type LoadResult, load, type TimedLoad, timedLoad } from './lib/load.js';
 import { machineMeta } from './lib/machine.js';
-import { type Child, freePort, place, startChild, withRssPeak, withRssPeaks } from './lib/processes.js';
+import { type Child, freePort, place, scriptNodeArgs, startChild, withRssPeak, withRssPeaks } from './lib/processes.js';
 import { type ProfileSummary, summarize } from './lib/profile.js';
 import { type DatabaseReport, markdown, type Report, type ScaleRow, type ScenarioResult } from './lib/report.js';
 import { batchRequests, type Scenario, scenarios, searchRequests } from './lib/scenarios.js';
@@ -75,20 +75,13 @@ const only = flags.only ? new Set(flags.only.split(',')) : undefined;
 
 const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
-/** The V8 flags `npm start` runs the service with (package.json), so the bench measures it as deployed. */
-const deployedNodeArgs = (): string[] => {
-  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts
-    .start;
-  return start.split(/\s+/).filter((arg) => arg.startsWith('--'));
-};
-
 async function startServer(
   bench: BenchDatabase,
   cpu: number | undefined,
   extraNodeArgs: string[] = [],
 ): Promise<Child> {
   const serverPort = await freePort();
-  const nodeArgs = [...deployedNodeArgs(), ...extraNodeArgs];
+  const nodeArgs = [...scriptNodeArgs('start'), ...extraNodeArgs];
   return startChild({
     name: 'cipgate',
     cpu,

@@ -10,6 +10,7 @@ import { createPartner } from '../../src/features/accounts/partners.js';
 import { importNames } from '../../src/features/resolution/registry/import.js';
 import { type Database, openDatabase } from '../../src/platform/db/orm.js';
 import type { LockProbe } from './lock-probe.js';
+import { scriptNodeArgs } from './processes.js';
 
 /**
  * The bench's synthetic MNS registry. Name `i` is `u<i, 7 digits>.snow`, so a 6-digit prefix such as
@@ -284,8 +285,9 @@ const LOCK_PROBE = fileURLToPath(new URL('./lock-probe.js', import.meta.url));
  * address, 10 % also on testnet) imported into an empty database of `kind`, twice:
  *
  * - `command`: the command an operator runs, `names:import <file> --json` in its own Node process (the
- *   bench's Node, no flags) reading a file of those lines; its own timing, from reading the file's first
- *   line to the last commit, without the process's start and migration check (`wallSeconds` has them).
+ *   bench's Node, with `npm run admin`'s V8 flags) reading a file of those lines; its own timing, from
+ *   reading the file's first line to the last commit, without the process's start and migration check
+ *   (`wallSeconds` has them).
  * - `inProcess`: `importNames` called from the bench's own process on the same lines held in memory,
  *   the only figure of the rounds before the fourteenth, kept so runs stay comparable.
  * - `beside` (SQLite): the command again while lock-probe.ts writes beside it as a running server would,
@@ -349,11 +351,15 @@ export async function importSpeed(
 /** `names:import <file> --json` into the bench database, in its own process, with its own timing. */
 function importCommand(bench: BenchDatabase, file: string): ImportTiming & { wallSeconds: number } {
   const started = performance.now();
-  const { stdout, stderr, status } = spawnSync(process.execPath, [ADMIN_CLI, 'names:import', file, '--json'], {
-    env: { ...process.env, DATABASE_URL: bench.url },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const { stdout, stderr, status } = spawnSync(
+    process.execPath,
+    [...scriptNodeArgs('admin'), ADMIN_CLI, 'names:import', file, '--json'],
+    {
+      env: { ...process.env, DATABASE_URL: bench.url },
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const wallSeconds = (performance.now() - started) / 1000;
   if (status !== 0) throw new Error(`names:import exited ${status}: ${stderr.slice(-2000)}`);
   const summary = JSON.parse(stdout.trim().split('\n').at(-1) as string) as {

@@ -4,6 +4,17 @@ import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/**
+ * The V8 flags an npm script runs Node with (`start` for the service, `admin` for the CLI), read from
+ * package.json, so the bench measures each process as operators run it.
+ */
+export function scriptNodeArgs(script: 'start' | 'admin'): string[] {
+  const { scripts } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return (scripts[script] ?? '').split(/\s+/).filter((arg) => arg.startsWith('--'));
+}
+
 /** A port free on loopback right now (the OS picks it; the child binds it a moment later). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
