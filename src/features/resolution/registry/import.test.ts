@@ -154,8 +154,8 @@ describe('importNames write path', () => {
   });
 
   it('splits a large batch into several statements and keeps the last primary of an owner across them', async () => {
-    // 6 000 lines in one transaction: more rows than one SQLite statement binds (2 500) and one
-    // PostgreSQL statement carries (1 000), with one owner's primaries spread over all of them.
+    // 6 000 lines in one transaction: more rows than one SQLite statement binds (1 250) and one
+    // PostgreSQL statement carries (5 000), with one owner's primaries spread over all of them.
     const lines = Array.from({ length: 6000 }, (_, i) =>
       line({ name: `big${i}`, owner: i % 1000 === 0 ? owner(0) : owner(i), primary: true }),
     );

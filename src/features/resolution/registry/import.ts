@@ -328,10 +328,15 @@ const PG_INSERT = `insert into mns_name (${COLUMNS.join(', ')}, updated_at)
 // larger statement costs no more to plan; 5 000 rows took 6.0–6.9 s for 220 000 names against 7.8–8.3 s
 // in statements of 1 000 (a round trip and a statement start each).
 const PG_ROWS_PER_STATEMENT = 5000;
-// SQLite allows 32 766 bound values a statement: the batch's time once, then 2 500 rows of 12. Every
-// row names the time as ?1 (an unnumbered ? takes the number after the largest used) rather than
-// binding the same value once a row, 220 000 times an import.
-const SQLITE_ROWS_PER_STATEMENT = 2500;
+// SQLite statements bind the batch's time once, then 1 250 rows of 12 values: 15 001, an array of
+// 120 KiB. V8 puts an array over 128 KiB (16 382 values) in a mapping of its own, dropped when it dies,
+// so each such array is fresh memory the kernel zeroes page by page, and a statement's values are three
+// arrays (built here, bound in orm.ts, spread into node:sqlite). At 2 500 rows they were about 10 000 of
+// an import's 96 000 page faults, and on this project's virtual hosts a page a process touches first
+// costs it several microseconds (bench/README.md, twenty-ninth round). Every row names the time as ?1
+// (an unnumbered ? takes the number after the largest used) rather than binding the same value once a
+// row, 220 000 times an import.
+const SQLITE_ROWS_PER_STATEMENT = 1250;
 const SQLITE_ROW = `(?1, ${COLUMNS.map(() => '?').join(', ')})`;
 const sqliteInsert = (rows: number): string =>
   `insert into mns_name (updated_at, ${COLUMNS.join(', ')}) values ${Array.from({ length: rows }, () => SQLITE_ROW).join(', ')} ${UPSERT}`;
