@@ -688,7 +688,8 @@ export const DEFAULT_BATCH_SIZE = 5000;
  * batch alone is larger. Eight batches of 5 000 lines took 7.0–7.3 s for 220 000 names alone, against
  * 9.3–10.2 s a batch at a time, and beside a server's writes its longest wait fell from 105–180 to 79–106
  * ms (bench/README.md, twenty-sixth round). A window's rows stay in memory until its last slice is
- * written, two windows at a time: ~420 against ~243 MiB resident for that import.
+ * written, two windows at a time: ~420 against ~243 MiB resident for that import (~320 with `npm run
+ * admin`'s 16 MiB young generation, twenty-ninth round).
  */
 const SQLITE_WINDOW_BATCHES = 8;
 const SQLITE_WINDOW_LINES = 40_000;
