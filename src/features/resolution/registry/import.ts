@@ -329,7 +329,7 @@ const PG_INSERT = `insert into mns_name (${COLUMNS.join(', ')}, updated_at)
 // in statements of 1 000 (a round trip and a statement start each).
 const PG_ROWS_PER_STATEMENT = 5000;
 // SQLite statements bind the batch's time once, then 1 250 rows of 12 values: 15 001, an array of
-// 120 KiB. V8 puts an array over 128 KiB (16 382 values) in a mapping of its own, dropped when it dies,
+// 117 KiB. V8 puts an array over 128 KiB (16 382 values) in a mapping of its own, dropped when it dies,
 // so each such array is fresh memory the kernel zeroes page by page, and a statement's values are three
 // arrays (built here, bound in orm.ts, spread into node:sqlite). At 2 500 rows they were about 10 000 of
 // an import's 96 000 page faults, and on this project's virtual hosts a page a process touches first
