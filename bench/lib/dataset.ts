@@ -263,11 +263,21 @@ export interface ImportTiming {
 }
 
 /** The timings of one import benchmark (see importSpeed). */
+/** The command's own account of its process (names:import --json), start-up included. */
+export interface ImportProcess {
+  peakMiB: number;
+  pageFaults: number;
+  userSeconds: number;
+  systemSeconds: number;
+}
+
+type CommandTiming = ImportTiming & { wallSeconds: number; process: ImportProcess };
+
 export interface ImportSpeed {
-  command: ImportTiming & { wallSeconds: number };
+  command: CommandTiming;
   inProcess: ImportTiming;
   /** SQLite: the command again, with a server's writes beside it (lock-probe.ts). */
-  beside?: ImportTiming & { wallSeconds: number; probe: LockProbe };
+  beside?: CommandTiming & { probe: LockProbe };
 }
 
 const timing = (imported: number, seconds: number): ImportTiming => ({
@@ -349,7 +359,7 @@ export async function importSpeed(
 }
 
 /** `names:import <file> --json` into the bench database, in its own process, with its own timing. */
-function importCommand(bench: BenchDatabase, file: string): ImportTiming & { wallSeconds: number } {
+function importCommand(bench: BenchDatabase, file: string): CommandTiming {
   const started = performance.now();
   const { stdout, stderr, status } = spawnSync(
     process.execPath,
@@ -366,9 +376,10 @@ function importCommand(bench: BenchDatabase, file: string): ImportTiming & { wal
     imported: number;
     rejected: number;
     seconds: number;
+    process: ImportProcess;
   };
   if (summary.rejected) throw new Error(`import benchmark: ${summary.rejected} lines rejected`);
-  return { ...timing(summary.imported, summary.seconds), wallSeconds };
+  return { ...timing(summary.imported, summary.seconds), wallSeconds, process: summary.process };
 }
 
 async function withEmptyDatabase<T>(

@@ -1,4 +1,4 @@
-import type { ImportSpeed } from './dataset.js';
+import type { ImportProcess, ImportSpeed } from './dataset.js';
 import type { LoadResult } from './load.js';
 
 export interface ScenarioResult {
@@ -59,6 +59,9 @@ export interface Report {
 }
 
 const f0 = (n: number) => Math.round(n).toLocaleString('en');
+/** The import command's process as it reported itself: first-touched pages are what a virtual host makes dear. */
+const usage = (p: ImportProcess): string =>
+  `its process: ${p.userSeconds.toFixed(2)} s user and ${p.systemSeconds.toFixed(2)} s system CPU, ${f0(p.pageFaults)} page faults, peak ${f0(p.peakMiB)} MiB`;
 const f1 = (n: number) => n.toFixed(n < 10 ? 2 : 1);
 const ms = (n: number) => `${f1(n)} ms`;
 
@@ -127,10 +130,10 @@ export function markdown(report: Report): string {
     lines.push(
       ...(db.import
         ? [
-            `- \`names:import\` (the command, in its own process, reading a file): ${f0(db.import.command.lines)} names into an empty database in ${db.import.command.seconds.toFixed(1)} s = **${f0(db.import.command.namesPerSecond)} names/s** (${db.import.command.wallSeconds.toFixed(1)} s with the process's start). Called in the bench's own process on the same lines in memory, as the rounds before the fourteenth measured it: ${db.import.inProcess.seconds.toFixed(1)} s = ${f0(db.import.inProcess.namesPerSecond)} names/s.`,
+            `- \`names:import\` (the command, in its own process, reading a file): ${f0(db.import.command.lines)} names into an empty database in ${db.import.command.seconds.toFixed(1)} s = **${f0(db.import.command.namesPerSecond)} names/s** (${db.import.command.wallSeconds.toFixed(1)} s with the process's start; ${usage(db.import.command.process)}). Called in the bench's own process on the same lines in memory, as the rounds before the fourteenth measured it: ${db.import.inProcess.seconds.toFixed(1)} s = ${f0(db.import.inProcess.namesPerSecond)} names/s.`,
             ...(db.import.beside
               ? [
-                  `- The same command with a process writing beside it every ${db.import.beside.probe.everyMs} ms, as a server would (each write waits up to ${db.import.beside.probe.waitMs} ms for the file's lock, then fails where a server would answer 503): ${db.import.beside.seconds.toFixed(1)} s = ${f0(db.import.beside.namesPerSecond)} names/s; of its ${f0(db.import.beside.probe.writes)} writes **${f0(db.import.beside.probe.failed)} failed**, waiting ${db.import.beside.probe.p50Ms} / ${db.import.beside.probe.p99Ms} / ${db.import.beside.probe.maxMs} ms (median / p99 / longest).`,
+                  `- The same command with a process writing beside it every ${db.import.beside.probe.everyMs} ms, as a server would (each write waits up to ${db.import.beside.probe.waitMs} ms for the file's lock, then fails where a server would answer 503): ${db.import.beside.seconds.toFixed(1)} s = ${f0(db.import.beside.namesPerSecond)} names/s (${usage(db.import.beside.process)}); of its ${f0(db.import.beside.probe.writes)} writes **${f0(db.import.beside.probe.failed)} failed**, waiting ${db.import.beside.probe.p50Ms} / ${db.import.beside.probe.p99Ms} / ${db.import.beside.probe.maxMs} ms (median / p99 / longest).`,
                 ]
               : []),
           ]

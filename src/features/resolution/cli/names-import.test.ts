@@ -223,7 +223,12 @@ describe('names:import at volume', () => {
     const { code, out } = await importNamesFile(database.url, file, '--json');
     const ms = performance.now() - started;
     expect(code).toBe(0);
-    expect(JSON.parse(out[0] as string)).toMatchObject({ lines: 20_000, imported: 20_000, rejected: 0 });
+    const summary = JSON.parse(out[0] as string);
+    expect(summary).toMatchObject({ lines: 20_000, imported: 20_000, rejected: 0 });
+    // The process's own usage, for sizing an import: a peak of some MiB and pages touched, CPU time spent.
+    expect(summary.process.peakMiB).toBeGreaterThan(10);
+    expect(summary.process.pageFaults).toBeGreaterThan(1000);
+    expect(summary.process.userSeconds + summary.process.systemSeconds).toBeGreaterThan(0);
     // Generous: a statement per line instead of per batch takes several times longer on either database.
     expect(ms).toBeLessThan(15_000);
   });

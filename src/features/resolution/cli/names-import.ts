@@ -11,6 +11,21 @@ const MAX_BATCH_SIZE = 50_000;
 // A terminal redrawn more often than this flickers, and the redraw would cost a fast import time.
 const PROGRESS_INTERVAL_MS = 250;
 
+/**
+ * What the process used from its start, for sizing a large import: its peak resident memory, the pages
+ * it touched first (each one zeroed by the kernel, and on some virtual hosts backed again by the
+ * hypervisor at several microseconds a page: bench/README.md, twenty-ninth round) and its CPU time.
+ */
+function processUsage() {
+  const usage = process.resourceUsage();
+  return {
+    peakMiB: Math.round(usage.maxRSS / 1024),
+    pageFaults: usage.minorPageFault,
+    userSeconds: Number((usage.userCPUTime / 1e6).toFixed(3)),
+    systemSeconds: Number((usage.systemCPUTime / 1e6).toFixed(3)),
+  };
+}
+
 export const namesImport: AdminCommand = {
   name: 'names:import',
   usage: 'names:import <file.jsonl> [--batch-size <n>] [--json]',
@@ -53,7 +68,7 @@ export const namesImport: AdminCommand = {
     });
     const seconds = (performance.now() - started) / 1000;
     if (io.json) {
-      io.out(JSON.stringify({ file, ...summary, seconds: Number(seconds.toFixed(3)) }));
+      io.out(JSON.stringify({ file, ...summary, seconds: Number(seconds.toFixed(3)), process: processUsage() }));
     } else {
       for (const e of summary.errors.slice(0, SHOWN_ERRORS)) io.out(`line ${e.line}: ${e.message}`);
       if (summary.errors.length > SHOWN_ERRORS)
