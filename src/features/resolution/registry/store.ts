@@ -185,10 +185,24 @@ export async function findPrimaryNames(
     rows = typeof json === 'string' ? (JSON.parse(json) as PrimaryRow[]) : [];
   }
   for (const row of rows) {
-    const ownerKey = ownerKeys[row[0]] as string;
-    found[row[0]] = { name: String(row[1]), network, owner: row[2] === null ? ownerKey : String(row[2]), ownerKey };
+    found[row[0]] = primaryName(network, ownerKeys, row[0], String(row[1]), row[2] === null ? null : String(row[2]));
   }
   return found;
+}
+
+/**
+ * The primary name found for `ownerKeys[k]`: one shape for both statement forms, whose owner is null
+ * (the rows) or empty (the texts) where it is stored as its own key.
+ */
+function primaryName(
+  network: MnsNetwork,
+  ownerKeys: readonly string[],
+  k: number,
+  name: string,
+  owner: string | null,
+): MnsPrimaryName {
+  const ownerKey = ownerKeys[k] as string;
+  return { name, network, owner: owner ?? ownerKey, ownerKey };
 }
 
 /**
@@ -269,9 +283,8 @@ function placeColumns(
   if (nameList.length !== positions.length || ownerList.length !== positions.length) return false;
   for (let i = 0; i < positions.length; i++) {
     const k = Number(positions[i]);
-    const ownerKey = ownerKeys[k] as string;
     const owner = ownerList[i] as string;
-    found[k] = { name: nameList[i] as string, network, owner: owner === '' ? ownerKey : owner, ownerKey };
+    found[k] = primaryName(network, ownerKeys, k, nameList[i] as string, owner === '' ? null : owner);
   }
   return true;
 }
