@@ -114,6 +114,17 @@ describe('exactly one charge per delivered answer', () => {
     );
     expect(res.json()).toEqual({ data: { meteredEcho: 's' }, extensions: { credits: { charged: 1, remaining: 4 } } });
     expect(await books(id)).toMatchObject({ balance: 4, usage: 1 });
+    // The same operation with the other value: what it charges follows the variables of each request.
+    const flipped = await postGraphql(
+      app,
+      {
+        query: 'query ($no: Boolean!) { meteredTwo @include(if: $no) meteredEcho(text: "s") @skip(if: $no) }',
+        variables: { no: true },
+      },
+      apiKey,
+    );
+    expect(flipped.json()).toEqual({ data: { meteredTwo: 2 }, extensions: { credits: { charged: 2, remaining: 2 } } });
+    expect(await books(id)).toMatchObject({ balance: 2, usage: 3 });
   });
 
   it('charges the sandbox example once: { bridgeChains { name } bridgeChains { caip2Id } }', async () => {

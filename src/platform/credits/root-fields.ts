@@ -29,11 +29,31 @@ export function rootFields(
   variables: Record<string, unknown>,
   prices: PriceTable,
 ): RootField[] {
+  return collectRootFields(operation, fragments, variables, prices).fields;
+}
+
+/**
+ * `rootFields`, and whether any selection it looked at carries a directive (`@skip`/`@include` may read
+ * variables). Where none does, the fields are the same for every request of the operation, so a caller
+ * may keep them.
+ */
+export function collectRootFields(
+  operation: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown>,
+  prices: PriceTable,
+): { fields: RootField[]; directed: boolean } {
   const fields = new Map<string, RootField>();
   const visited = new Set<string>();
-  const included = (node: SelectionNode) =>
-    getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
-    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+  let directed = false;
+  const included = (node: SelectionNode) => {
+    if (!node.directives?.length) return true;
+    directed = true;
+    return (
+      getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
+      getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false
+    );
+  };
   const collect = (selectionSet: SelectionSetNode) => {
     for (const selection of selectionSet.selections) {
       if (!included(selection)) continue;
@@ -54,5 +74,5 @@ export function rootFields(
     }
   };
   collect(operation.selectionSet);
-  return [...fields.values()];
+  return { fields: [...fields.values()], directed };
 }

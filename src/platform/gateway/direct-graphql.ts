@@ -13,9 +13,9 @@ import {
   validate,
 } from 'graphql';
 import { creditHeaders, RequestCharge } from '../credits/charging.js';
-import { rootFields } from '../credits/root-fields.js';
+import { collectRootFields, type RootField } from '../credits/root-fields.js';
 import { httpStatusOfResult } from '../graphql/errors.js';
-import { type GraphqlLimits, knownRootOperationRule, limitsValidationRule, operationCost } from '../graphql/limits.js';
+import { estimateCost, type GraphqlLimits, knownRootOperationRule, limitsValidationRule } from '../graphql/limits.js';
 import { contextFor } from '../graphql/request-context.js';
 import { jsonText } from '../http/json-text.js';
 import type { Services } from '../services.js';
@@ -26,8 +26,20 @@ import { type GraphqlServer, logFailedFields } from './server.js';
 interface Prepared {
   document: DocumentNode;
   fragments: Record<string, FragmentDefinitionNode>;
+  operations: OperationDefinitionNode[];
   /** False when the document fails validation: Apollo words those errors. */
   valid: boolean;
+}
+
+/**
+ * What an operation needs on every request, worked out at its first: its variables' coercion, and its
+ * cost and root fields where they do not depend on the variables (no list or page size given by a
+ * variable; no `@skip`/`@include`), which is what clients send for a lookup or a search.
+ */
+interface OperationPlan {
+  coerce: Coerce;
+  cost?: number;
+  fields?: readonly RootField[];
 }
 
 /**
@@ -69,7 +81,10 @@ export function directGraphql(opts: {
           .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
           .map((d) => [d.name.value, d]),
       );
-      entry = { document, fragments, valid: validate(schema, document, rules).length === 0 };
+      const operations = document.definitions.filter(
+        (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+      );
+      entry = { document, fragments, operations, valid: validate(schema, document, rules).length === 0 };
     } catch {
       entry = null;
     }
@@ -78,20 +93,17 @@ export function directGraphql(opts: {
     return entry;
   };
 
-  const coercers = new WeakMap<OperationDefinitionNode, Coerce>();
-  const coerceVariables = (operation: OperationDefinitionNode): Coerce => {
-    let coerce = coercers.get(operation);
-    if (!coerce) {
-      coerce = variableCoercion(schema, operation);
-      coercers.set(operation, coerce);
+  const plans = new WeakMap<OperationDefinitionNode, OperationPlan>();
+  const planOf = (operation: OperationDefinitionNode): OperationPlan => {
+    let plan = plans.get(operation);
+    if (!plan) {
+      plan = { coerce: variableCoercion(schema, operation) };
+      plans.set(operation, plan);
     }
-    return coerce;
+    return plan;
   };
 
-  const operationOf = (document: DocumentNode, name: string | undefined): OperationDefinitionNode | undefined => {
-    const operations = document.definitions.filter(
-      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-    );
+  const operationOf = ({ operations }: Prepared, name: string | undefined): OperationDefinitionNode | undefined => {
     if (name === undefined) return operations.length === 1 ? operations[0] : undefined;
     return operations.find((o) => o.name?.value === name);
   };
@@ -110,19 +122,32 @@ export function directGraphql(opts: {
     if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return;
     const entry = prepare(body.query);
     if (!entry?.valid) return;
-    const operation = operationOf(entry.document, operationName ?? undefined);
+    const operation = operationOf(entry, operationName ?? undefined);
     if (!operation) return;
     const execute = compiled.executorFor(entry.document, operationName ?? undefined);
     if (!execute) return;
     const raw = (variables ?? {}) as Record<string, unknown>;
-    const coerced = coerceVariables(operation)(raw);
+    const plan = planOf(operation);
+    const coerced = plan.coerce(raw);
     if (!coerced) return;
-    if (operationCost(schema, entry.document, operation, raw, opts.limits.costListSize) > opts.limits.maxCost) return;
+    let cost = plan.cost;
+    if (cost === undefined) {
+      const estimate = estimateCost(schema, entry.document, operation, raw, opts.limits.costListSize);
+      cost = estimate.cost;
+      if (!estimate.readVariables) plan.cost = cost;
+    }
+    if (cost > opts.limits.maxCost) return;
+    let fields = plan.fields;
+    if (!fields) {
+      const collected = collectRootFields(operation, entry.fragments, coerced, opts.prices);
+      fields = collected.fields;
+      if (!collected.directed) plan.fields = fields;
+    }
     const ctx = contextFor(request, opts.services);
     let charge: RequestCharge;
     try {
       // Awaited only when it is a promise (a paid call): a free call opens and closes without a microtask hop.
-      const opened = RequestCharge.open(ctx, rootFields(operation, entry.fragments, coerced, opts.prices));
+      const opened = RequestCharge.open(ctx, fields);
       charge = opened instanceof Promise ? await opened : opened;
     } catch {
       // A refusal (no key, not enough credits) or a database outage: Apollo's pipeline words it.

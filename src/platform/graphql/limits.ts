@@ -168,20 +168,23 @@ export function knownRootOperationRule(context: ValidationContext): ASTVisitor {
   };
 }
 
-const intValue = (node: ValueNode, variables: Record<string, unknown>): number | undefined => {
+/** A variable's value, by name: how the estimate reads variables, so that it knows whether it read any. */
+type VariableOf = (name: string) => unknown;
+
+const intValue = (node: ValueNode, variable: VariableOf): number | undefined => {
   if (node.kind === Kind.INT) return Number(node.value);
   if (node.kind === Kind.VARIABLE) {
-    const value = variables[node.name.value];
+    const value = variable(node.name.value);
     return typeof value === 'number' ? value : undefined;
   }
   return undefined;
 };
 
-const listLength = (node: ValueNode, variables: Record<string, unknown>): number => {
+const listLength = (node: ValueNode, variable: VariableOf): number => {
   if (node.kind === Kind.LIST) return node.values.length;
   if (node.kind === Kind.NULL) return 0;
   if (node.kind === Kind.VARIABLE) {
-    const value = variables[node.name.value];
+    const value = variable(node.name.value);
     return Array.isArray(value) ? value.length : value == null ? 0 : 1;
   }
   // A single value where a list is expected is coerced to a list of one.
@@ -201,6 +204,26 @@ export function operationCost(
   variables: Record<string, unknown>,
   costListSize: number,
 ): number {
+  return estimateCost(schema, document, operation, variables, costListSize).cost;
+}
+
+/**
+ * `operationCost`, and whether the estimate read any variable. One that read none holds for every
+ * request of the operation, so a caller may keep it (the direct path does: a lookup by scalar arguments
+ * is the same cost whatever its values).
+ */
+export function estimateCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+  costListSize: number,
+): { cost: number; readVariables: boolean } {
+  let readVariables = false;
+  const variable: VariableOf = (name) => {
+    readVariables = true;
+    return variables[name];
+  };
   const fragments = fragmentsOf(document);
   const memo = new Map<string, number>();
   const inProgress = new Set<string>();
@@ -210,7 +233,7 @@ export function operationCost(
     for (const arg of definition.args) {
       if (!SLICING_ARGUMENTS.includes(arg.name)) continue;
       const node = field.arguments?.find((a) => a.name.value === arg.name)?.value;
-      const n = node ? intValue(node, variables) : typeof arg.defaultValue === 'number' ? arg.defaultValue : undefined;
+      const n = node ? intValue(node, variable) : typeof arg.defaultValue === 'number' ? arg.defaultValue : undefined;
       if (n !== undefined) return Math.max(0, n);
     }
     return undefined;
@@ -221,7 +244,7 @@ export function operationCost(
     let batch: number | undefined;
     for (const arg of definition.args) {
       const node = field.arguments?.find((a) => a.name.value === arg.name)?.value;
-      if (node && isListType(getNullableType(arg.type))) batch = Math.max(batch ?? 0, listLength(node, variables));
+      if (node && isListType(getNullableType(arg.type))) batch = Math.max(batch ?? 0, listLength(node, variable));
     }
     return batch;
   };
@@ -270,7 +293,8 @@ export function operationCost(
       : operation.operation === 'mutation'
         ? schema.getMutationType()
         : schema.getSubscriptionType();
-  return selectionSet(operation.selectionSet, root);
+  const cost = selectionSet(operation.selectionSet, root);
+  return { cost, readVariables };
 }
 
 /**

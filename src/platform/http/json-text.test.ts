@@ -43,9 +43,13 @@ describe('jsonText', () => {
       { a: { toJSON: () => undefined }, b: [{ toJSON: () => undefined }] },
       batch(3),
     ];
+    // Each also beside a list long enough that the answer is walked rather than written at once.
+    const long = Array.from({ length: 65 }, (_, i) => i);
     for (const value of values) {
-      expect(text(jsonText(value, '\n'))).toBe(`${JSON.stringify(value)}\n`);
-      expect(text(jsonText(value))).toBe(JSON.stringify(value));
+      for (const answer of [value, { data: value, long }, [long, value, [value]]]) {
+        expect(text(jsonText(answer, '\n'))).toBe(`${JSON.stringify(answer)}\n`);
+        expect(text(jsonText(answer))).toBe(JSON.stringify(answer));
+      }
     }
   });
 

@@ -38,6 +38,10 @@ const walkable = (v: unknown, depth: number): boolean =>
  * reply.send(jsonText({ data }, '\n')); // a string for a small answer, a Buffer for a large one
  */
 export function jsonText(value: unknown, suffix = ''): string | Buffer {
+  // Most answers (a lookup, a page of a search) are a few kB: one JSON.stringify writes them in about
+  // half the time the walk takes (1.0 against 1.8 µs for a primaryName answer, 26 against 34 µs for a
+  // search page of ten), and their text stays far below the large-object size.
+  if (!hasLongList(value, 0)) return JSON.stringify(value) + suffix;
   const pieces = new Pieces();
   /** Writes a value that is `walkable` at its depth: its items or fields, each walked or in one piece. */
   const walk = (v: unknown, depth: number): void => {
@@ -74,6 +78,22 @@ export function jsonText(value: unknown, suffix = ''): string | Buffer {
   else pieces.put(JSON.stringify(value) ?? 'undefined');
   pieces.put(suffix);
   return pieces.end();
+}
+
+/** More items than any answer that is not a batch holds (a search page has at most 50). */
+const LONG_LIST = 64;
+
+/** Whether a list of more than LONG_LIST items lies where `jsonText` walks: only then is it worth walking. */
+function hasLongList(v: unknown, depth: number): boolean {
+  if (Array.isArray(v)) {
+    if (depth > LIST_DEPTH) return false;
+    if (v.length > LONG_LIST) return true;
+    for (const item of v) if (hasLongList(item, depth + 1)) return true;
+    return false;
+  }
+  if (depth > FIELD_DEPTH || !isPlainObject(v)) return false;
+  for (const key in v) if (Object.hasOwn(v, key) && hasLongList(v[key], depth + 1)) return true;
+  return false;
 }
 
 /**
