@@ -10,6 +10,7 @@ import {
   type SqlOptions,
 } from '@mikro-orm/sql';
 import type { Pool } from 'pg';
+import { isoTimestamp } from '../iso-timestamp.js';
 import { allEntities, SchemaNamingStrategy } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
 import { CachedNodeSqliteDialect, ROWS_AS_ARRAYS, type SqliteNow } from './node-sqlite-dialect.js';
@@ -245,7 +246,7 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
       v === undefined
         ? null
         : v instanceof Date
-          ? v.toISOString()
+          ? isoTimestamp(v.getTime())
           : typeof v === 'boolean' && dialect === 'sqlite'
             ? Number(v)
             : v,

@@ -1,4 +1,5 @@
 import { DateTimeType, type Platform, Type } from '@mikro-orm/core';
+import { isoTimestamp } from '../iso-timestamp.js';
 
 /**
  * Timestamps on SQLite are ISO-8601 text (`2025-01-31T12:00:00.000Z`): that is what the SQL statements
@@ -10,7 +11,7 @@ export class SqliteIsoDateTimeType extends DateTimeType {
   // Null passes through both ways (nullable columns); the declared types say Date and string only.
   override convertToDatabaseValue(value: Date | string | number): string {
     if (value === null || value === undefined) return value;
-    return (value instanceof Date ? value : new Date(value)).toISOString();
+    return isoTimestamp((value instanceof Date ? value : new Date(value)).getTime());
   }
 
   override convertToJSValue(value: string | number | Date): Date {

@@ -1,35 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { usingPostgres } from '../../../../test/support/database.js';
 import { withTestDatabase } from '../../../../test/support/with-database.js';
-import { gapAfterSlice, type ImportDatabase, importNames, isoTimestamp, storedTimestamp } from './import.js';
+import { isoTimestamp } from '../../../platform/iso-timestamp.js';
+import { gapAfterSlice, type ImportDatabase, importNames, storedTimestamp } from './import.js';
 
 const owner = (i: number) => `0x${(i + 1).toString(16).padStart(64, '0')}`;
 const line = (fields: Record<string, unknown>) => JSON.stringify({ caip2Id: 'move-mvmt:126', ...fields });
-
-describe('isoTimestamp', () => {
-  it('writes what Date#toISOString writes, across the years an import accepts and past them', () => {
-    const edges = [
-      new Date('0000-01-01T00:00:00.000Z').getTime(),
-      new Date('0000-01-01T00:00:00.000Z').getTime() - 1, // year -1: toISOString's six-digit form
-      new Date('1969-12-31T23:59:59.999Z').getTime(),
-      0,
-      new Date('2000-02-29T12:34:56.007Z').getTime(),
-      new Date('2100-02-28T23:59:59.999Z').getTime(),
-      new Date('2024-02-29T21:59:59.123Z').getTime(),
-      new Date('9999-12-31T23:59:59.999Z').getTime(),
-      new Date('9999-12-31T23:59:59.999Z').getTime() + 1, // year 10000: +010000
-    ];
-    const lowest = new Date('0000-01-01T00:00:00.000Z').getTime();
-    const highest = new Date('9999-12-31T23:59:59.999Z').getTime();
-    let seed = 12345;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
-    const samples = Array.from({ length: 20_000 }, () => Math.floor(lowest + random() * (highest - lowest)));
-    for (const ms of [...edges, ...samples]) expect(isoTimestamp(ms)).toBe(new Date(ms).toISOString());
-  });
-});
 
 describe('gapAfterSlice', () => {
   // SQLite's default busy handler (sqliteDefaultBusyCallback, with usleep): the sleeps between its tries.
