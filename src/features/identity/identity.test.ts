@@ -8,7 +8,7 @@ import { accountsSubgraph } from '../accounts/index.js';
 import { subgraphs } from '../index.js';
 import { importNames } from '../resolution/registry/import.js';
 import { identitySubgraph } from './index.js';
-import { asUrl, DateTimeScalar } from './scalars.js';
+import { asUrl, DateTimeScalar, UrlScalar } from './scalars.js';
 
 /**
  * Stands in for the bridge subgraph when the real one is not composed yet: it owns `Chain` and resolves
@@ -185,5 +185,28 @@ describe('scalars', () => {
     expect(asUrl('ipfs://bafy/a.png')).toBe('ipfs://bafy/a.png');
     expect(asUrl('not a url')).toBeNull();
     expect(asUrl(null)).toBeNull();
+  });
+
+  it('serialises URL as new URL does, the first time and every time after, and refuses what it refuses', () => {
+    const texts = [
+      'https://www.modular.name/favicon.ico',
+      'https://WWW.Modular.Name',
+      'https://www.modular.name',
+      'HTTPS://example.com/a/../b?x=1#f',
+      'https://example.com:443/%7Euser/ é',
+      'ipfs://bafy/a.png',
+      'data:image/png;base64,AAAA',
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const text of texts) expect(UrlScalar.serialize(text)).toBe(new URL(text).toString());
+      expect(UrlScalar.serialize(new URL(texts[0] as string))).toBe(texts[0]);
+      expect(UrlScalar.serialize(null)).toBeNull();
+      expect(() => UrlScalar.serialize('not a url')).toThrow(TypeError);
+    }
+    // More distinct texts than it remembers: still the same answers.
+    for (let i = 0; i < 3000; i++) {
+      const text = `https://Example.com/avatar/${i % 1500}.png`;
+      expect(UrlScalar.serialize(text)).toBe(new URL(text).toString());
+    }
   });
 });
