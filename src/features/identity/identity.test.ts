@@ -196,6 +196,7 @@ describe('scalars', () => {
       'https://example.com:443/%7Euser/ é',
       'ipfs://bafy/a.png',
       'data:image/png;base64,AAAA',
+      `data:image/png;base64,${'A'.repeat(4000)}`,
     ];
     for (let round = 0; round < 3; round++) {
       for (const text of texts) expect(UrlScalar.serialize(text)).toBe(new URL(text).toString());

@@ -20,16 +20,19 @@ export const DateTimeScalar = new GraphQLScalarType({
 /**
  * Texts already normalized, each to its URL string form (and that form to itself). A search page
  * serialises its provider's logo and site on every result, and parsing them took 3 % of a paid search's
- * instructions (callgrind, thirtieth round). Bounded: emptied when full, as a page's avatars are many.
+ * instructions (callgrind, thirtieth round). Bounded: emptied when full, as a page's avatars are many,
+ * and only short texts are kept (an avatar may be a `data:` URL of many kB).
  */
 const normalized = new Map<string, string>();
 const MAX_NORMALIZED = 1024;
+const MAX_REMEMBERED_LENGTH = 512;
 
 /** `new URL(text).toString()`, remembered; throws as `new URL` does for a text that is not a URL. */
 function normalizeUrl(text: string): string {
   const known = normalized.get(text);
   if (known !== undefined) return known;
   const url = new URL(text).toString();
+  if (text.length > MAX_REMEMBERED_LENGTH || url.length > MAX_REMEMBERED_LENGTH) return url;
   if (normalized.size >= MAX_NORMALIZED) normalized.clear();
   normalized.set(text, url);
   normalized.set(url, url);
