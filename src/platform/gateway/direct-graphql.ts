@@ -137,15 +137,15 @@ export function directGraphql(opts: {
       if (!estimate.readVariables) plan.cost = cost;
     }
     if (cost > opts.limits.maxCost) return;
-    let fields = plan.fields;
-    if (!fields) {
-      const collected = collectRootFields(operation, entry.fragments, coerced, opts.prices);
-      fields = collected.fields;
-      if (!collected.directed) plan.fields = fields;
-    }
     const ctx = contextFor(request, opts.services);
     let charge: RequestCharge;
     try {
+      let fields = plan.fields;
+      if (!fields) {
+        const collected = collectRootFields(operation, entry.fragments, coerced, opts.prices);
+        fields = collected.fields;
+        if (!collected.directed) plan.fields = fields;
+      }
       // Awaited only when it is a promise (a paid call): a free call opens and closes without a microtask hop.
       const opened = RequestCharge.open(ctx, fields);
       charge = opened instanceof Promise ? await opened : opened;
