@@ -262,7 +262,6 @@ export interface ImportTiming {
   namesPerSecond: number;
 }
 
-/** The timings of one import benchmark (see importSpeed). */
 /** The command's own account of its process (names:import --json), start-up included. */
 export interface ImportProcess {
   peakMiB: number;
@@ -273,6 +272,7 @@ export interface ImportProcess {
 
 type CommandTiming = ImportTiming & { wallSeconds: number; process: ImportProcess };
 
+/** The timings of one import benchmark (see importSpeed). */
 export interface ImportSpeed {
   command: CommandTiming;
   inProcess: ImportTiming;
