@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { importNames } from '../resolution/registry/import.js';
+import { createMnsProvider } from './providers/mns/provider.js';
 
 /**
  * What one search page costs the database. Filling a page used to look each listed name up separately,
@@ -122,5 +123,28 @@ describe('identity search database cost', () => {
       ]);
     });
     expect(graphql).toHaveLength(3);
+  });
+
+  it("reads the names that searches of one turn look up in one statement, each caller's answer its own", async () => {
+    const mns = createMnsProvider(app.services.db);
+    const statements = await registryStatements(async () => {
+      // What three searches arriving together ask: two exact names, one page to fill.
+      const [one, five, page] = await Promise.all([
+        mns.records('st01.snow'),
+        mns.records('st05'),
+        mns.recordsMany?.(['st02.snow', 'st03.snow', 'st07.snow', 'st05.snow', 'nobody.snow']),
+      ]);
+      expect(one).toMatchObject({ name: 'st01.snow', caip2Id: 'move-mvmt:126', ownerAddress: owner(1) });
+      expect(five).toMatchObject({ name: 'st05.snow', caip2Id: 'move-mvmt:126', ownerAddress: owner(5) });
+      // Testnet-only from testnet, expired and unknown names null, a name on both networks from mainnet.
+      expect(page?.map((r) => r && [r.name, r.caip2Id])).toEqual([
+        ['st02.snow', 'move-mvmt:126'],
+        ['st03.snow', 'move-mvmt:177'],
+        null,
+        ['st05.snow', 'move-mvmt:126'],
+        null,
+      ]);
+    });
+    expect(statements).toHaveLength(1);
   });
 });

@@ -70,11 +70,23 @@ export function createRegistrySource(
     async (network: MnsNetwork, keys): Promise<ReadonlyMap<string, SourcePrimaryName>> =>
       new FoundInOrder(keys, await findPrimaryNames(db, network, keys, now())),
   );
+  // Names across networks (a search's exact name, then its page's records), by the networks asked: a
+  // turn's searches share these statements too, on PostgreSQL a round trip each.
+  const namesOn = new TurnBatch(async (networks: string, keys): Promise<ReadonlyMap<string, SourceName[]>> => {
+    const found = new Map<string, SourceName[]>();
+    for (const row of await findNamesOn(db, networks.split(',') as MnsNetwork[], keys, now())) {
+      const rows = found.get(row.name);
+      if (rows) rows.push(toSourceName(row));
+      else found.set(row.name, [toSourceName(row)]);
+    }
+    return found;
+  });
   return {
     name: REGISTRY_SOURCE,
     names: (network, keys) => names.load(network, keys),
     async namesOn(networks, names) {
-      return (await findNamesOn(db, networks, names, now())).map(toSourceName);
+      const found = await namesOn.load(networks.join(','), names);
+      return [...new Set(names)].flatMap((name) => found.get(name) ?? []);
     },
     primaryNames: (network, addresses) => primaryNames.load(network, addresses),
     async records(network, names) {
