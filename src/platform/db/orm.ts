@@ -242,22 +242,13 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
   // Callers pass JS values: node:sqlite binds neither booleans nor Dates, and an undefined would not
   // survive MikroORM's formatting on PostgreSQL.
   const sqliteBooleans = dialect === 'sqlite';
+  const converted = (v: unknown): boolean =>
+    v === undefined || v instanceof Date || (typeof v === 'boolean' && sqliteBooleans);
   const convert = (v: unknown): unknown =>
-    v === undefined
-      ? null
-      : v instanceof Date
-        ? isoTimestamp(v.getTime())
-        : typeof v === 'boolean' && sqliteBooleans
-          ? Number(v)
-          : v;
+    !converted(v) ? v : v === undefined ? null : v instanceof Date ? isoTimestamp(v.getTime()) : Number(v);
   // A list whose values all bind as they are is not copied: an import's statement binds 15 001 of them.
-  const bind = (params: readonly unknown[]): readonly unknown[] => {
-    for (let i = 0; i < params.length; i++) {
-      const v = params[i];
-      if (convert(v) !== v) return params.map(convert);
-    }
-    return params;
-  };
+  const bind = (params: readonly unknown[]): readonly unknown[] =>
+    params.some(converted) ? params.map(convert) : params;
   // Values stay bound on both databases, through MikroORM's own Kysely client. MikroORM's execute()
   // would inline them into the SQL text (Platform.formatQuery): on SQLite every call would then be a new
   // statement text, defeating the prepared-statement cache (node-sqlite-dialect.ts); on PostgreSQL the
