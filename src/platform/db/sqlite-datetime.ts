@@ -1,5 +1,5 @@
 import { DateTimeType, type Platform, Type } from '@mikro-orm/core';
-import { isoTimestamp } from '../iso-timestamp.js';
+import { isoTimestamp, timestampMs } from '../iso-timestamp.js';
 
 /**
  * Timestamps on SQLite are ISO-8601 text (`2025-01-31T12:00:00.000Z`): that is what the SQL statements
@@ -16,7 +16,8 @@ export class SqliteIsoDateTimeType extends DateTimeType {
 
   override convertToJSValue(value: string | number | Date): Date {
     if (value === null || value === undefined || value instanceof Date) return value;
-    return new Date(value);
+    // Read as the registry's rows are (store.ts): the stored form field by field, anything else by V8.
+    return new Date(typeof value === 'string' ? timestampMs(value) : value);
   }
 
   override compareAsType(): string {
