@@ -11,7 +11,6 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
-    amount?: number;
     timeout?: number;
     method?: 'GET' | 'POST';
     headers?: Record<string, string>;
