@@ -15,6 +15,7 @@ import { allEntities, SchemaNamingStrategy } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
 import { CachedNodeSqliteDialect, ROWS_AS_ARRAYS, type SqliteNow } from './node-sqlite-dialect.js';
 import { sqliteMappedType } from './sqlite-datetime.js';
+import { StatementNames } from './statement-names.js';
 import { describeDatabaseError, isDatabaseUnavailable, maskDatabaseUrl } from './unavailable.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
@@ -256,13 +257,26 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
   // batch (bench/README.md: about two thirds of an import's time) where one array parameter does.
   const text = dialect === 'postgresql' ? numberedPlaceholders : (sql: string) => sql;
   // Kysely hands pg the text alone, so pg builds an object per row. Statements marked ROWS_AS_ARRAYS go
-  // straight to MikroORM's pool (its limits, still unnamed: PgBouncer keeps working) asking for arrays,
-  // as node:sqlite answers them (node-sqlite-dialect.ts). Inside a transaction, Kysely's connection is the
-  // only way in, and its object rows are turned into arrays.
+  // straight to MikroORM's pool (its limits) asking for arrays, as node:sqlite answers them
+  // (node-sqlite-dialect.ts), and named, so that each connection plans them once (statement-names.ts).
+  // Inside a transaction, Kysely's connection is the only way in, and its object rows are turned into
+  // arrays.
   const pool =
     dialect === 'postgresql'
       ? await (connection as unknown as { getNativeClient(): Promise<Pool> }).getNativeClient()
       : undefined;
+  const names = new StatementNames();
+  const pooled = async (sql: string, values: unknown[]): Promise<unknown[]> => {
+    const pg = pool as Pool;
+    const name = names.of(sql);
+    if (name === undefined) return (await pg.query({ text: sql, values, rowMode: 'array' })).rows;
+    try {
+      return (await pg.query({ name, text: sql, values, rowMode: 'array' })).rows;
+    } catch (err) {
+      if (!names.refused(err)) throw err;
+      return (await pg.query({ text: sql, values, rowMode: 'array' })).rows;
+    }
+  };
   const makeHandle = (trx?: Trx): Handle => {
     const client: Executor = trx ?? connection.getClient();
     // Outside a transaction, a SQLite statement with no transaction open before it runs at once
@@ -279,7 +293,7 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
     const queued = async <T>(sql: string, params: readonly unknown[]): Promise<T[]> => {
       if (pool === undefined || !sql.startsWith(ROWS_AS_ARRAYS)) return (await exec(sql, params)).rows as T[];
       if (trx) return (await exec(sql, params)).rows.map((row) => Object.values(row as object)) as T[];
-      return (await pool.query({ text: text(sql), values: bind(params) as unknown[], rowMode: 'array' })).rows as T[];
+      return (await pooled(text(sql), bind(params) as unknown[])) as T[];
     };
     // A SQLite read that runs at once answers in an already settled promise: one microtask hop for the
     // caller's await, not the three of an async function awaiting another (a public lookup's statement).

@@ -244,9 +244,9 @@ type PrimaryRow = [number, unknown, unknown];
 const PRIMARY_OWNER = { sqlite: 'nullif(m.owner, m.owner_key)', postgresql: 'nullif(m.owner, m.owner_key::text)' };
 const PRIMARY_LIVE = 'm.network = $1 and m.is_primary and (m.expire_at is null or m.expire_at > $3)';
 /**
- * One key (a single lookup, most turns of the public lookups): a plain index probe. PostgreSQL plans
- * every statement (unnamed, for PgBouncer), and a join over a one-element list took it about 1.5 times
- * as long (pgbench, one client: 3,900–4,500 against 6,100–7,700 statements/s).
+ * One key (a single lookup, a quiet turn of the public lookups): a plain index probe. When PostgreSQL
+ * planned every statement (before they were named, statement-names.ts), a join over a one-element list
+ * took it about 1.5 times as long (pgbench, one client: 3,900–4,500 against 6,100–7,700 statements/s).
  */
 const PRIMARY_NAME = {
   sqlite: `${ROWS_AS_ARRAYS}select 0, m.name, ${PRIMARY_OWNER.sqlite} from mns_name m

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase, usingPostgres } from '../../../test/support/database.js';
+import { ROWS_AS_ARRAYS } from './node-sqlite-dialect.js';
+import { type Database, openDatabase } from './orm.js';
+import { StatementNames } from './statement-names.js';
+
+describe('StatementNames', () => {
+  it('names a text by its digest, the same each time, and at most `max` texts', () => {
+    const names = new StatementNames(2);
+    const a = names.of('select 1');
+    expect(a).toMatch(/^cipgate_[0-9a-f]{32}$/);
+    expect(names.of('select 1')).toBe(a);
+    expect(new StatementNames().of('select 1')).toBe(a);
+    expect(names.of('select 2')).not.toBe(a);
+    expect(names.of('select 3')).toBeUndefined();
+    expect(names.of('select 1')).toBe(a);
+  });
+
+  it('stops naming after a refusal of a named statement, and only then', () => {
+    const names = new StatementNames();
+    expect(names.refused(Object.assign(new Error('canceling statement'), { code: '57014' }))).toBe(false);
+    expect(names.refused(new Error('no code'))).toBe(false);
+    expect(names.refused(null)).toBe(false);
+    expect(names.of('select 1')).toBeDefined();
+    expect(names.refused(Object.assign(new Error('prepared statement "x" does not exist'), { code: '26000' }))).toBe(
+      true,
+    );
+    expect(names.of('select 1')).toBeUndefined();
+    expect(new StatementNames().refused({ code: '42P05' })).toBe(true);
+  });
+});
+
+describe.runIf(usingPostgres())('named hot reads on PostgreSQL', () => {
+  let database: TestDatabase;
+  let db: Database;
+  const READ = `${ROWS_AS_ARRAYS}select ?::int + 1`;
+  // The one pooled connection's prepared statements, read on that connection.
+  const prepared = async () =>
+    (await db.query<[string]>(`${ROWS_AS_ARRAYS}select statement from pg_prepared_statements`)).map((r) => r[0]);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = await openDatabase(database.url, { poolMax: 1, acquireTimeoutMs: 5000, statementTimeoutMs: 5000 });
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+
+  it('prepares a read once on its connection and answers each call with its own values', async () => {
+    expect(await db.query(READ, [1])).toEqual([[2]]);
+    expect(await db.query(READ, [41])).toEqual([[42]]);
+    expect((await prepared()).filter((s) => s.includes('select $1::int + 1'))).toHaveLength(1);
+  });
+
+  it('sends a read again unnamed when the server no longer knows its name, and names nothing after', async () => {
+    expect(await db.query(READ, [1])).toEqual([[2]]);
+    // What a pooler in transaction mode does to a name: the next call's Bind reaches a connection
+    // without it (here the same connection, its statements dropped behind the driver's back).
+    await db.run('deallocate all');
+    expect(await db.query(READ, [7])).toEqual([[8]]);
+    expect(await db.query(`${ROWS_AS_ARRAYS}select ?::int * 2`, [21])).toEqual([[42]]);
+    expect(await prepared()).toEqual([]);
+  });
+});
