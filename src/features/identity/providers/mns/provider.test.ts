@@ -141,6 +141,42 @@ describe('MNS naming provider', () => {
     }
   });
 
+  it('reads a few keys through the index on PostgreSQL, on a registry of 10 000 names too', async () => {
+    if (db.dialect !== 'postgresql') return;
+    // The planner counts a key list as 1000 rows: on a small registry it then hashed the whole table.
+    const small = await createTestDatabase();
+    const registry = await openDatabase(small.url);
+    try {
+      await registry.run(
+        `insert into mns_name (name, network, owner, owner_key, is_primary, updated_at)
+         select 'n' || i || '.snow', '126', k, k, true, now()
+         from (select i, '0x' || lpad(to_hex(i), 64, '0') as k from generate_series(1, 10000) i) s`,
+      );
+      await registry.run('analyze mns_name');
+      const sent: { sql: string; params: unknown[] }[] = [];
+      const recording: Pick<typeof db, 'query' | 'dialect'> = {
+        dialect: registry.dialect,
+        query: <T>(sql: string, params: unknown[] = []) => {
+          sent.push({ sql, params });
+          return registry.query<T>(sql, params);
+        },
+      };
+      const keys = [7, 70, 700, 7000].map((i) => `0x${i.toString(16).padStart(64, '0')}`);
+      const found = await findPrimaryNames(recording, '126', keys);
+      expect(found.map((f) => f?.name)).toEqual(['n7.snow', 'n70.snow', 'n700.snow', 'n7000.snow']);
+      expect(sent).toHaveLength(1);
+      const { sql, params } = sent[0] as (typeof sent)[number];
+      const plan = (await registry.query<{ 'QUERY PLAN': string }>(`explain ${sql}`, params))
+        .map((row) => Object.values(row)[0])
+        .join('\n');
+      expect(plan).toMatch(/Index (Only )?Scan using mns_name_primary/);
+      expect(plan).not.toMatch(/Seq Scan on mns_name/);
+    } finally {
+      await registry.close();
+      await small.drop();
+    }
+  });
+
   it('lists live names by prefix, in name order, once across networks', async () => {
     const mns = createMnsProvider(db);
     expect(await mns.candidates('ali', 10)).toEqual(['alice.snow']);
