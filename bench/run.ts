@@ -21,9 +21,25 @@ import { firstDifference } from './lib/compare.js';
 import { BENCH_CREDITS, type BenchDatabase, createBenchDatabase, importSpeed } from './lib/dataset.js';
 import { combine, type LoadResult, load, type TimedLoad, timedLoad } from './lib/load.js';
 import { machineMeta } from './lib/machine.js';
-import { type Child, freePort, place, scriptNodeArgs, startChild, withRssPeak, withRssPeaks } from './lib/processes.js';
+import {
+  type Child,
+  freePort,
+  machineBusyMs,
+  place,
+  scriptNodeArgs,
+  startChild,
+  withRssPeak,
+  withRssPeaks,
+} from './lib/processes.js';
 import { type ProfileSummary, summarize } from './lib/profile.js';
-import { type DatabaseReport, markdown, type Report, type ScaleRow, type ScenarioResult } from './lib/report.js';
+import {
+  type CpuPerAnswer,
+  type DatabaseReport,
+  markdown,
+  type Report,
+  type ScaleRow,
+  type ScenarioResult,
+} from './lib/report.js';
 import { batchRequests, type Scenario, scenarios, searchRequests } from './lib/scenarios.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -235,18 +251,31 @@ async function runScenario(
   result.answerDifference = firstDifference(a.body, b.body);
 
   const sides = [
-    { target: server, scenario: ours, runs: [] as TimedLoad[] },
-    { target: baseline, scenario: theirs, runs: [] as TimedLoad[] },
+    { target: server, scenario: ours, runs: [] as TimedLoad[], cpu: { serverMs: 0, generatorMs: 0, machineMs: 0 } },
+    { target: baseline, scenario: theirs, runs: [] as TimedLoad[], cpu: { serverMs: 0, generatorMs: 0, machineMs: 0 } },
   ];
   const slice = ({ target, scenario }: (typeof sides)[number], durationS: number) =>
     timedLoad({ url: target.url, requests: scenario.requests, connections: scenario.connections, durationS });
+  // Where each side's CPU went: the machine's busy time less the server's and the load generator's is the
+  // database server's on PostgreSQL (and ~0 with SQLite), which the ratio alone does not show.
+  const measured = async (side: (typeof sides)[number], durationS: number) => {
+    const server = side.target.cpuMs();
+    const generator = process.cpuUsage();
+    const machine = machineBusyMs();
+    const run = await slice(side, durationS);
+    const spent = process.cpuUsage(generator);
+    side.cpu.serverMs += side.target.cpuMs() - server;
+    side.cpu.generatorMs += (spent.user + spent.system) / 1000;
+    side.cpu.machineMs += machineBusyMs() - machine;
+    return run;
+  };
   // Warm-up first, so the credits counted are those of the measured answers only.
   if (settings.warmupS > 0) for (const side of sides) await slice(side, settings.warmupS);
   const before = ours.paid ? await creditState(bench) : undefined;
   const { peaksMiB } = await withRssPeaks([server, baseline], async () => {
     for (let i = 0; i < settings.slices; i++) {
       for (const side of i % 2 ? [...sides].reverse() : sides) {
-        side.runs.push(await slice(side, settings.durationS / settings.slices));
+        side.runs.push(await measured(side, settings.durationS / settings.slices));
       }
     }
   });
@@ -256,6 +285,15 @@ async function runScenario(
   result.baseline = theirsMeasured;
   [result.serverPeakRssMiB, result.baselinePeakRssMiB] = peaksMiB;
   result.ratio = theirsMeasured.rps > 0 ? oursMeasured.rps / theirsMeasured.rps : 0;
+  const perAnswer = ({ cpu }: (typeof sides)[number], answers: number): CpuPerAnswer => ({
+    serverUs: (cpu.serverMs * 1000) / Math.max(1, answers),
+    generatorUs: (cpu.generatorMs * 1000) / Math.max(1, answers),
+    restUs: (Math.max(0, cpu.machineMs - cpu.serverMs - cpu.generatorMs) * 1000) / Math.max(1, answers),
+  });
+  result.cpu = {
+    server: perAnswer(sides[0] as (typeof sides)[number], oursMeasured.ok),
+    baseline: perAnswer(sides[1] as (typeof sides)[number], theirsMeasured.ok),
+  };
   if (ours.target !== undefined) result.met = result.ratio >= ours.target;
   if (before && after) {
     const theirCharges = after.theirs.usage - before.theirs.usage;

@@ -35,6 +35,8 @@ export interface Child {
   pid: number;
   /** Resident set size in MiB, from /proc (Linux). */
   rssMiB(): number;
+  /** CPU time used so far, in ms, from /proc (Linux). */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -97,6 +99,7 @@ export async function startChild(options: {
     url,
     pid,
     rssMiB: () => rssMiB(pid),
+    cpuMs: () => cpuMs(pid),
     async stop() {
       if (exited !== undefined) return;
       child.kill('SIGTERM');
@@ -129,6 +132,32 @@ export function place(embedded: boolean): { serverCpu?: number; description: str
     : { description: 'not pinned (the database server needs a share of every core)' };
 }
 let canPin: boolean | undefined;
+
+/** Linux's clock tick (USER_HZ), the unit of /proc's CPU times: 100 on every common build. */
+const TICK_MS = 10;
+
+/** CPU time (user + system, every thread) a process has used, in ms, from /proc (Linux); 0 elsewhere. */
+export function cpuMs(pid: number): number {
+  try {
+    // Fields after the command name, which may hold spaces: state is field 3, utime 14 and stime 15.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU time the whole machine has been busy (user, nice, system, irq, softirq; all CPUs), in ms. */
+export function machineBusyMs(): number {
+  try {
+    const all = readFileSync('/proc/stat', 'utf8');
+    // The first line sums every CPU: `cpu  user nice system idle iowait irq softirq …`.
+    const [user, nice, system, , , irq, softirq] = all.slice(4, all.indexOf('\n')).trim().split(/\s+/).map(Number);
+    return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
 
 export function rssMiB(pid: number): number {
   try {

@@ -18,6 +18,19 @@ export interface ScenarioResult {
   credits?: { server: CreditCheck; baseline: CreditCheck };
   serverPeakRssMiB?: number;
   baselinePeakRssMiB?: number;
+  /** CPU each side's counted answers cost over the measured slices (Linux /proc). */
+  cpu?: { server: CpuPerAnswer; baseline: CpuPerAnswer };
+}
+
+/**
+ * CPU time per counted answer, in µs: the server's process (every thread), the load generator (the bench
+ * process) and the rest of the machine's busy time, which is the database server's on PostgreSQL and
+ * about nothing with SQLite. Read with /proc's 10 ms ticks over 5 s: a few µs of noise on light requests.
+ */
+export interface CpuPerAnswer {
+  serverUs: number;
+  generatorUs: number;
+  restUs: number;
 }
 
 export interface CreditCheck {
@@ -87,6 +100,22 @@ function scenarioTable(rows: ScenarioResult[]): string[] {
   return out;
 }
 
+function cpuTable(rows: ScenarioResult[]): string[] {
+  const out = [
+    '| Scenario | cipgate process | rest (database) | generator | baseline process | rest (database) | generator |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  const us = (n: number) => `${n < 100 ? n.toFixed(1) : f0(n)} µs`;
+  for (const r of rows) {
+    if (!r.cpu) continue;
+    const { server: s, baseline: b } = r.cpu;
+    out.push(
+      `| ${r.title} | ${us(s.serverUs)} | ${us(s.restUs)} | ${us(s.generatorUs)} | ${us(b.serverUs)} | ${us(b.restUs)} | ${us(b.generatorUs)} |`,
+    );
+  }
+  return out.length > 2 ? out : [];
+}
+
 function scaleTable(rows: ScaleRow[]): string[] {
   const out = [
     '| Names | bulk load | search p50 / p99 (cipgate) | search p50 / p99 (baseline) | 1000-address batch p50 / p99 (cipgate) | batch p50 / p99 (baseline) |',
@@ -118,6 +147,8 @@ export function markdown(report: Report): string {
       '',
     );
     lines.push(...scenarioTable(db.scenarios), '');
+    const cpu = cpuTable(db.scenarios);
+    if (cpu.length) lines.push('CPU time per counted answer, over the measured slices:', '', ...cpu, '');
     const diffs = db.scenarios.filter((s) => s.answerDifference);
     for (const s of diffs) lines.push(`- ${s.title}: answers differ from the baseline at \`${s.answerDifference}\``);
     for (const s of db.scenarios.filter((x) => x.credits)) {
