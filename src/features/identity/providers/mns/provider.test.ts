@@ -11,10 +11,23 @@ import {
 } from '../../../../../test/fixtures/mns/index.js';
 import { createTestDatabase } from '../../../../../test/support/database.js';
 import { withTestDatabase } from '../../../../../test/support/with-database.js';
-import { openDatabase } from '../../../../platform/db/orm.js';
+import { type Database, openDatabase } from '../../../../platform/db/orm.js';
 import { seedDemoNames } from '../../../resolution/registry/demo.js';
 import { countNames, findPrimaryNames } from '../../../resolution/registry/store.js';
 import { createMnsProvider, MNS_INFO } from './provider.js';
+
+/** A handle on `target` that records the statements sent through it, to explain them after. */
+function recorder(target: Pick<Database, 'query' | 'dialect'>) {
+  const sent: { sql: string; params: unknown[] }[] = [];
+  const recording: Pick<Database, 'query' | 'dialect'> = {
+    dialect: target.dialect,
+    query: <T>(sql: string, params: unknown[] = []) => {
+      sent.push({ sql, params });
+      return target.query<T>(sql, params);
+    },
+  };
+  return { sent, recording };
+}
 
 describe('MNS naming provider', () => {
   const { db, database } = withTestDatabase();
@@ -123,14 +136,7 @@ describe('MNS naming provider', () => {
   it('answers reverse lookups from the index alone on SQLite (no probe into the table)', async () => {
     if (db.dialect !== 'sqlite') return; // PostgreSQL's index-only scans depend on vacuum state, not on the SQL.
     // The statement findPrimaryNames sends, recorded, then explained on the same database.
-    const sent: { sql: string; params: unknown[] }[] = [];
-    const recording: Pick<typeof db, 'query' | 'dialect'> = {
-      dialect: db.dialect,
-      query: <T>(sql: string, params: unknown[] = []) => {
-        sent.push({ sql, params });
-        return db.query<T>(sql, params);
-      },
-    };
+    const { sent, recording } = recorder(db);
     // A batch, then a single lookup, which has its own statement.
     await findPrimaryNames(recording, '126', [longForm(ALICE), longForm(BOB)]);
     await findPrimaryNames(recording, '126', [longForm(ALICE)]);
@@ -153,14 +159,7 @@ describe('MNS naming provider', () => {
          from (select i, '0x' || lpad(to_hex(i), 64, '0') as k from generate_series(1, 10000) i) s`,
       );
       await registry.run('analyze mns_name');
-      const sent: { sql: string; params: unknown[] }[] = [];
-      const recording: Pick<typeof db, 'query' | 'dialect'> = {
-        dialect: registry.dialect,
-        query: <T>(sql: string, params: unknown[] = []) => {
-          sent.push({ sql, params });
-          return registry.query<T>(sql, params);
-        },
-      };
+      const { sent, recording } = recorder(registry);
       const keys = [7, 70, 700, 7000].map((i) => `0x${i.toString(16).padStart(64, '0')}`);
       const found = await findPrimaryNames(recording, '126', keys);
       expect(found.map((f) => f?.name)).toEqual(['n7.snow', 'n70.snow', 'n700.snow', 'n7000.snow']);
