@@ -267,14 +267,14 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
       : undefined;
   const names = new StatementNames();
   const pooled = async (sql: string, values: unknown[]): Promise<unknown[]> => {
-    const pg = pool as Pool;
+    const send = async (name: string | undefined) =>
+      (await (pool as Pool).query({ name, text: sql, values, rowMode: 'array' })).rows;
     const name = names.of(sql);
-    if (name === undefined) return (await pg.query({ text: sql, values, rowMode: 'array' })).rows;
     try {
-      return (await pg.query({ name, text: sql, values, rowMode: 'array' })).rows;
+      return await send(name);
     } catch (err) {
-      if (!names.refused(err)) throw err;
-      return (await pg.query({ text: sql, values, rowMode: 'array' })).rows;
+      if (name === undefined || !names.refused(err)) throw err;
+      return send(undefined);
     }
   };
   const makeHandle = (trx?: Trx): Handle => {
