@@ -273,8 +273,10 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
     try {
       return await send(name);
     } catch (err) {
-      if (name === undefined || !names.refused(err)) throw err;
-      return send(undefined);
+      if (name === undefined) throw err;
+      if (names.refused(err)) return send(undefined);
+      if (names.stale(sql, name, err)) return send(names.of(sql));
+      throw err;
     }
   };
   const makeHandle = (trx?: Trx): Handle => {

@@ -28,6 +28,21 @@ describe('StatementNames', () => {
     expect(names.of('select 1')).toBeUndefined();
     expect(new StatementNames().refused({ code: '42P05' })).toBe(true);
   });
+
+  it('renames a text whose plan went stale, once for the name that failed, and for nothing else', () => {
+    const names = new StatementNames();
+    const first = names.of('select 1') as string;
+    const stale = { code: '0A000', message: 'cached plan must not change result type' };
+    expect(names.stale('select 1', first, { code: '0A000', message: 'unsupported' })).toBe(false);
+    expect(names.stale('select 1', first, { ...stale, code: '42P05' })).toBe(false);
+    expect(names.of('select 1')).toBe(first);
+    expect(names.stale('select 1', first, stale)).toBe(true);
+    const second = names.of('select 1');
+    expect(second).toMatch(new RegExp(`^${first}_\\d+$`));
+    // A call that failed on another connection with the old name at the same time: no third name.
+    expect(names.stale('select 1', first, stale)).toBe(true);
+    expect(names.of('select 1')).toBe(second);
+  });
 });
 
 describe.runIf(usingPostgres())('named hot reads on PostgreSQL', () => {
@@ -51,6 +66,24 @@ describe.runIf(usingPostgres())('named hot reads on PostgreSQL', () => {
     expect(await db.query(READ, [1])).toEqual([[2]]);
     expect(await db.query(READ, [41])).toEqual([[42]]);
     expect((await prepared()).filter((s) => s.includes('select $1::int + 1'))).toHaveLength(1);
+  });
+
+  it('prepares a read again when a migration changed the type of a column it reads', async () => {
+    await db.run('create table plan_change (owner varchar(66))');
+    await db.run(`insert into plan_change values ('0x1')`);
+    const read = `${ROWS_AS_ARRAYS}select owner from plan_change where owner = ?`;
+    expect(await db.query(read, ['0x1'])).toEqual([['0x1']]);
+    // A rolling deploy: the new release's migration runs while this process's connections hold the plan.
+    await db.run('alter table plan_change alter column owner type text');
+    expect(await db.query(read, ['0x1'])).toEqual([['0x1']]);
+    expect(await db.query(read, ['0x1'])).toEqual([['0x1']]);
+    // The connection that failed was dropped by the pool; the statement lives on under a new name.
+    const names = (
+      await db.query<[string, string]>(`${ROWS_AS_ARRAYS}select name, statement from pg_prepared_statements`)
+    )
+      .filter(([, statement]) => statement.includes('select owner from plan_change'))
+      .map(([name]) => name);
+    expect(names).toEqual([expect.stringMatching(/^cipgate_[0-9a-f]{32}_\d+$/)]);
   });
 
   it('sends a read again unnamed when the server no longer knows its name, and names nothing after', async () => {

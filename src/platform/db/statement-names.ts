@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 
+const digestOf = (text: string): string => `cipgate_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+
 /**
  * Names for the hot PostgreSQL reads (the ROWS_AS_ARRAYS statements sent straight to the pool), so each
  * pooled connection parses and plans a statement text once and then only binds and executes it, as the
@@ -19,6 +21,8 @@ import { createHash } from 'node:crypto';
 export class StatementNames {
   readonly #names = new Map<string, string>();
   #naming = true;
+  /** Names given after a stale plan: each one new, whichever text it is for. */
+  #renamed = 0;
 
   constructor(private readonly max = 100) {}
 
@@ -27,10 +31,25 @@ export class StatementNames {
     if (!this.#naming) return undefined;
     let name = this.#names.get(text);
     if (name === undefined && this.#names.size < this.max) {
-      name = `cipgate_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+      name = digestOf(text);
       this.#names.set(text, name);
     }
     return name;
+  }
+
+  /**
+   * Whether `err` says a connection's plan of the statement named `name` no longer fits the tables: a
+   * migration changed the type of a column it reads while this process ran (a rolling deploy). The
+   * server keeps refusing that prepared statement on every connection that holds it, so `text` gets a
+   * fresh name, which each connection prepares again on its next call. Only the name that failed is
+   * replaced: calls that fail together on several connections rename it once.
+   */
+  stale(text: string, name: string, err: unknown): boolean {
+    const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+    if (code !== '0A000' || typeof message !== 'string' || !message.includes('cached plan must not change result type'))
+      return false;
+    if (this.#names.get(text) === name) this.#names.set(text, `${digestOf(text)}_${++this.#renamed}`);
+    return true;
   }
 
   /** Whether `err` refused a named statement before it ran; if so, no statement is named any more. */
