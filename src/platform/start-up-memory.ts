@@ -13,6 +13,8 @@ import { runInNewContext } from 'node:vm';
  * for twice the scavenges (bench/README.md).
  *
  * `gc` exists only in a context made after `--expose-gc` is set; the process's own global stays as it was.
+ * Such a collection, with no `nextTick` entry alive, would leave every later tick on V8's slow path:
+ * main.ts pins an entry first (tick-shape.ts).
  */
 export function releaseStartUpMemory(): void {
   setFlagsFromString('--expose-gc');
