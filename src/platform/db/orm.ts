@@ -15,6 +15,7 @@ import { allEntities, SchemaNamingStrategy } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
 import { CachedNodeSqliteDialect, ROWS_AS_ARRAYS, type SqliteNow } from './node-sqlite-dialect.js';
 import { sqliteMappedType } from './sqlite-datetime.js';
+import { stallAfterMs, watchStalls } from './stall-watchdog.js';
 import { StatementNames } from './statement-names.js';
 import { describeDatabaseError, isDatabaseUnavailable, maskDatabaseUrl } from './unavailable.js';
 
@@ -106,13 +107,10 @@ async function ormOptions(databaseUrl: string, limits: DatabaseLimits): Promise<
     const { acquireTimeoutMs, statementTimeoutMs } = limits;
     // pg options: the server cancels a slow statement (the connection stays usable); the client gives
     // up slightly later on a server or network that stopped answering altogether, which the server
-    // cannot notice. A transaction left idle (a stalled caller) releases its locks after a while.
+    // cannot notice (watchStalls, not pg's query_timeout: see stall-watchdog.ts). A transaction left
+    // idle (a stalled caller) releases its locks after a while.
     const timeouts = statementTimeoutMs
-      ? {
-          statement_timeout: statementTimeoutMs,
-          query_timeout: statementTimeoutMs + 200,
-          idle_in_transaction_session_timeout: 5 * statementTimeoutMs,
-        }
+      ? { statement_timeout: statementTimeoutMs, idle_in_transaction_session_timeout: 5 * statementTimeoutMs }
       : {};
     // The driver (and pg) load only for PostgreSQL: an embedded-SQLite process never needs them.
     const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
@@ -265,6 +263,8 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
     dialect === 'postgresql'
       ? await (connection as unknown as { getNativeClient(): Promise<Pool> }).getNativeClient()
       : undefined;
+  const stopWatching =
+    pool && limits.statementTimeoutMs ? watchStalls(pool, stallAfterMs(limits.statementTimeoutMs)) : undefined;
   const names = new StatementNames();
   const pooled = async (sql: string, values: unknown[]): Promise<unknown[]> => {
     const send = async (name: string | undefined) =>
@@ -331,6 +331,9 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
         clearTimeout(timer);
       }
     },
-    close: () => orm.close(true),
+    close: async () => {
+      stopWatching?.();
+      await orm.close(true);
+    },
   };
 }
