@@ -38,11 +38,12 @@ interface Observable {
  * The server cancels slow statements itself (`statement_timeout`); this is for a server or network that
  * stopped answering altogether, which the server cannot notice.
  *
- * Why not `query_timeout`: its timer per statement, set and cleared around every read, made V8 keep
- * what requests on PostgreSQL allocate: the young generation's survivors went from ~5 KB to ~1 MB a
- * collection, promoted to the old generation and collected there by full marking of cipgate's whole
- * heap (bench/README.md, thirty-fourth round). It happened with pg's own pool and a bare timer around
- * each query too, without cipgate. Here a statement costs one listener call that counts an answer.
+ * Why not `query_timeout`: with its timer, set and cleared around every statement, V8 kept what requests
+ * on PostgreSQL allocate past their end: each scavenge promoted ~1 MB instead of ~5 KB to the old
+ * generation, where full collections of cipgate's whole heap cleared it every 1.5–2 s under load
+ * (bench/README.md, thirty-fourth round). pg's own pool did the same without cipgate, and so, in some
+ * runs, did a bare timer around each query. Here a statement costs one listener call that counts an
+ * answer.
  *
  * @example
  * const stop = watchStalls(pool, stallAfterMs(statementTimeoutMs));
