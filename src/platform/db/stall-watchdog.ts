@@ -18,10 +18,12 @@ export const longestStatementWaitMs = (statementTimeoutMs: number): number =>
 
 /** One connection's progress: answers counted as they arrive, compared at each look. */
 interface Watched {
-  client: PoolClient;
   answers: number;
   seen: number;
-  /** When a look first found the connection waiting with no answer since the look before. */
+  /**
+   * Undefined while the connection is not waiting; else the look that first found its current statement
+   * sent, at most one interval after it was.
+   */
   waitingSince: number | undefined;
 }
 
@@ -34,7 +36,7 @@ interface Observable {
 /**
  * Gives up on a statement the server has not answered within `stallMs`, as pg's `query_timeout` does,
  * with one timer for the whole pool instead of one per statement: the connection is closed, so the
- * statement fails with "Connection terminated" (a 503, see unavailable.ts) and the pool opens a new one.
+ * statement fails with "Query read timeout" (a 503, see unavailable.ts) and the pool opens a new one.
  * The server cancels slow statements itself (`statement_timeout`); this is for a server or network that
  * stopped answering altogether, which the server cannot notice.
  *
@@ -53,7 +55,7 @@ export function watchStalls(pool: Pool, stallMs: number): () => void {
   const watched = new Map<PoolClient, Watched>();
   pool.on('acquire', (client) => {
     if (watched.has(client)) return;
-    const entry: Watched = { client, answers: 0, seen: 0, waitingSince: undefined };
+    const entry: Watched = { answers: 0, seen: 0, waitingSince: undefined };
     (client as unknown as Observable).connection.on('readyForQuery', () => {
       entry.answers += 1;
     });
@@ -62,18 +64,18 @@ export function watchStalls(pool: Pool, stallMs: number): () => void {
   pool.on('remove', (client) => watched.delete(client));
   const timer = setInterval(() => {
     const now = performance.now();
-    for (const entry of watched.values()) {
-      const client = entry.client as unknown as Observable;
-      if (client.readyForQuery || entry.answers !== entry.seen) {
-        entry.seen = entry.answers;
+    for (const [pooled, entry] of watched) {
+      const client = pooled as unknown as Observable;
+      if (client.readyForQuery) {
         entry.waitingSince = undefined;
-        continue;
-      }
-      entry.waitingSince ??= now;
-      if (now - entry.waitingSince >= stallMs) {
-        watched.delete(entry.client);
+      } else if (entry.answers !== entry.seen || entry.waitingSince === undefined) {
+        // A statement sent since the last look (an answer came, or the connection was idle then).
+        entry.waitingSince = now;
+      } else if (now - entry.waitingSince >= stallMs) {
+        watched.delete(pooled);
         client.connection.stream.destroy(new Error(`Query read timeout: no answer within ${stallMs} ms`));
       }
+      entry.seen = entry.answers;
     }
   }, STALL_CHECK_INTERVAL_MS);
   timer.unref();
