@@ -25,6 +25,20 @@ export class PartnerInputError extends AppError {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/**
+ * The most credits one grant may add: a ledger row's `credits` is a 32-bit integer on PostgreSQL (and
+ * 64-bit on SQLite), so every grant is held to the smaller range and both databases accept the same ones.
+ */
+export const MAX_GRANT_CREDITS = 2_147_483_647;
+
+/** A balance stays an exact JS number (balances are read as numbers, not bigints). */
+const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
+
+function checkGrant(credits: number, min: 0 | 1): void {
+  if (!Number.isSafeInteger(credits) || credits < min || credits > MAX_GRANT_CREDITS)
+    throw new PartnerInputError(`credits must be a whole number from ${min} to ${MAX_GRANT_CREDITS}`);
+}
+
 /** Creates a partner with an opening grant (a ledger row) and its first API key. */
 export async function createPartner(
   db: Database,
@@ -34,8 +48,7 @@ export async function createPartner(
   const email = input.email.trim().toLowerCase();
   if (!name) throw new PartnerInputError('name must not be empty');
   if (!EMAIL.test(email)) throw new PartnerInputError(`"${input.email}" is not an e-mail address`);
-  if (!Number.isSafeInteger(input.credits) || input.credits < 0)
-    throw new PartnerInputError('credits must be a whole number ≥ 0');
+  checkGrant(input.credits, 0);
   const em = db.orm.em.fork();
   if (await em.count(Partner, { email })) throw new PartnerInputError(`a partner with e-mail ${email} already exists`);
 
@@ -64,10 +77,14 @@ export async function createPartner(
 async function grantWithin(em: EntityManager, partnerId: string, credits: number, operation: string): Promise<void> {
   const changed = await em.nativeUpdate(
     Partner,
-    { id: partnerId },
+    { id: partnerId, creditBalance: { $lte: MAX_BALANCE - credits } },
     { creditBalance: raw('credit_balance + ?', [credits]) },
   );
-  if (changed !== 1) throw new PartnerInputError(`no partner with id ${partnerId}`);
+  if (changed !== 1) {
+    if (await em.count(Partner, { id: partnerId }))
+      throw new PartnerInputError(`the balance would exceed ${MAX_BALANCE} credits`);
+    throw new PartnerInputError(`no partner with id ${partnerId}`);
+  }
   em.create(LedgerEntry, {
     partner: partnerId,
     kind: 'grant',
@@ -81,7 +98,7 @@ async function grantWithin(em: EntityManager, partnerId: string, credits: number
 
 /** Adds credits to a partner's balance, recorded as a grant in the ledger. */
 export async function grantCredits(db: Database, partnerId: string, credits: number): Promise<PartnerSummary> {
-  if (!Number.isSafeInteger(credits) || credits <= 0) throw new PartnerInputError('credits must be a whole number > 0');
+  checkGrant(credits, 1);
   if (!UUID.test(partnerId)) throw new PartnerInputError(`no partner with id ${partnerId}`);
   await db.orm.em.fork().transactional((tx) => grantWithin(tx, partnerId, credits, 'credits:grant'));
   const partner = await getPartner(db, partnerId);

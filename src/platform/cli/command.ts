@@ -83,19 +83,30 @@ export function outJson(io: CommandIO, value: unknown): boolean {
   return io.json;
 }
 
+/** A plain decimal integer: `Number` would also read `0x10`, `1e3`, `0b1`, ` 7 ` or `1_0`. */
+const DECIMAL = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * A whole-number flag, written in plain decimal digits only, within [min, max] (min defaults to 0,
+ * max to the largest safe integer).
+ */
 export function intFlag(
   args: Args,
   name: string,
-  options: { required?: boolean; min?: number } = {},
+  options: { required?: boolean; min?: number; max?: number } = {},
 ): number | undefined {
   const value = args.flags.get(name);
   if (value === undefined) {
     if (options.required) throw new UsageError(`--${name} is required`);
     return undefined;
   }
-  const n = Number(value);
-  if (typeof value !== 'string' || !Number.isSafeInteger(n) || n < (options.min ?? 0)) {
-    throw new UsageError(`--${name} must be a whole number ≥ ${options.min ?? 0}, got "${String(value)}"`);
+  const min = options.min ?? 0;
+  const max = options.max ?? Number.MAX_SAFE_INTEGER;
+  const n = typeof value === 'string' && DECIMAL.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(
+      `--${name} must be a whole number in decimal digits from ${min} to ${max}, got "${String(value)}"`,
+    );
   }
   return n;
 }

@@ -1,5 +1,5 @@
 import { type AdminCommand, asUsageError, intFlag, outJson, requireFlag } from '../../../platform/cli/command.js';
-import { createPartner, PartnerInputError } from '../partners.js';
+import { createPartner, MAX_GRANT_CREDITS, PartnerInputError } from '../partners.js';
 
 export const partnerCreate: AdminCommand = {
   name: 'partner:create',
@@ -15,7 +15,7 @@ export const partnerCreate: AdminCommand = {
   async run(args, io) {
     const name = requireFlag(args, 'name');
     const email = requireFlag(args, 'email');
-    const credits = intFlag(args, 'credits', { required: true }) as number;
+    const credits = intFlag(args, 'credits', { required: true, max: MAX_GRANT_CREDITS }) as number;
     const sandbox = args.flags.get('sandbox') === true;
     const { partner, key } = await asUsageError(PartnerInputError, () =>
       createPartner(io.db, { name, email, credits, sandbox }),
