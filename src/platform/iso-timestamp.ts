@@ -43,11 +43,25 @@ export function isStoredTimestamp(v: string): boolean {
   const day = twoDigits(v, 8);
   if (month < 1 || month > 12 || day < 1 || twoDigits(v, 11) > 23 || twoDigits(v, 14) > 59 || twoDigits(v, 17) > 59)
     return false;
-  if (day <= 28) return true;
-  const year = twoDigits(v, 0) * 100 + twoDigits(v, 2);
+  return day <= 28 || day <= daysInMonth(twoDigits(v, 0) * 100 + twoDigits(v, 2), month);
+}
+
+function daysInMonth(year: number, month: number): number {
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-  return day <= days;
+  return month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * Whether `text` starts with a `YYYY-MM-DD` that names a real day. V8's parser rolls an impossible day
+ * over (`2026-02-30` is 2 March), so input read by it is checked with this first.
+ */
+export function startsWithRealDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return false;
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  return (
+    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(twoDigits(text, 0) * 100 + twoDigits(text, 2), month)
+  );
 }
 
 /**

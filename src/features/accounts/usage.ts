@@ -1,5 +1,6 @@
 import type { Database } from '../../platform/db/orm.js';
-import { badInput } from '../../platform/errors.js';
+import { badInput, quoted } from '../../platform/errors.js';
+import { startsWithRealDate } from '../../platform/iso-timestamp.js';
 
 export type Granularity = 'day' | 'hour';
 
@@ -27,8 +28,10 @@ function parseInstant(name: string, value: string | null | undefined, fallback: 
   if (value === undefined || value === null || value === '') return fallback;
   // A bare date means its start (UTC), so `from=2026-11-01&to=2026-11-02` covers one day.
   const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) {
-    throw badInput(`${name} must be an ISO 8601 date or date-time (e.g. 2026-11-01 or 2026-11-01T12:00:00Z)`);
+  if (Number.isNaN(date.getTime()) || !startsWithRealDate(value)) {
+    throw badInput(
+      `${name} must be an ISO 8601 date or date-time of a real day (e.g. 2026-11-01 or 2026-11-01T12:00:00Z), got ${quoted(value)}`,
+    );
   }
   return date;
 }

@@ -103,6 +103,11 @@ describe('partner usage, keys and credit headers', () => {
   it.each([
     ['granularity=week', /granularity/],
     ['from=yesterday', /from must be an ISO 8601/],
+    // V8 reads these as 2 March, 1 May and 1 March: an impossible day is refused, not rolled over.
+    ['from=2026-02-30', /from must be an ISO 8601 date or date-time of a real day.*"2026-02-30"/],
+    ['from=2026-01-01&to=2026-04-31T00:00:00Z', /to must be an ISO 8601.*real day/],
+    ['from=2025-02-29T12:00:00%2B01:00', /from must be an ISO 8601.*real day/],
+    ['from=2026-00-10', /from must be an ISO 8601/],
     ['from=2026-11-02&to=2026-11-01', /from must be before to/],
     ['from=2020-01-01&to=2026-01-01', /too long/],
     ['from=2026-01-01&to=2026-03-01&granularity=hour', /too long/],
@@ -115,6 +120,19 @@ describe('partner usage, keys and credit headers', () => {
       error: 'Bad Request',
       message: expect.stringMatching(message),
     });
+    expect((await get('/partners/stats', apiKey)).json()).toMatchObject({ creditBalance: 3, creditUsage: 0 });
+  });
+
+  it('refuses an impossible day over GraphQL too, free, and still takes 29 February of a leap year', async () => {
+    const { apiKey } = await app.partner(3);
+    const query = 'query ($from: String) { usage(from: $from, to: "2028-03-01") { from totalCredits } }';
+    const bad = await graphql(query, apiKey, { from: '2026-02-30' });
+    expect(bad.json().errors[0]).toMatchObject({
+      message: expect.stringMatching(/from must be an ISO 8601 date or date-time of a real day/),
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    const leap = await graphql(query, apiKey, { from: '2028-02-29' });
+    expect(leap.json().data.usage).toEqual({ from: '2028-02-29T00:00:00.000Z', totalCredits: 0 });
     expect((await get('/partners/stats', apiKey)).json()).toMatchObject({ creditBalance: 3, creditUsage: 0 });
   });
 

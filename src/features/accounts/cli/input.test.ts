@@ -5,8 +5,11 @@ import { type Database, openDatabase } from '../../../platform/db/orm.js';
 import { commands } from '../../commands.js';
 import { grantCredits, MAX_GRANT_CREDITS, PartnerInputError } from '../partners.js';
 
-/** Credit amounts given to the admin CLI: decimal digits only, and one range on SQLite and PostgreSQL. */
-describe('admin CLI credit amounts', () => {
+/**
+ * What the admin CLI reads from its arguments: credit amounts in decimal digits only and in one range on
+ * SQLite and PostgreSQL, and real days only.
+ */
+describe('admin CLI input', () => {
   let database: TestDatabase;
   let db: Database;
   const run = async (...argv: string[]) => {
@@ -122,5 +125,26 @@ describe('admin CLI credit amounts', () => {
     expect(await books(id)).toEqual({ balance: Number.MAX_SAFE_INTEGER - 5, grants: [1] });
     expect((await run('credits:grant', '--partner', id, '--credits', '5')).code).toBe(0);
     expect(await books(id)).toEqual({ balance: Number.MAX_SAFE_INTEGER, grants: [1, 5] });
+  });
+
+  it('refuses an impossible day for usage rather than rolling it over', async () => {
+    await create('days@acme.test');
+    for (const from of ['2026-02-30', '2025-02-29T00:00:00Z', '2026-06-31']) {
+      const result = await run('usage', '--partner', 'days@acme.test', '--from', from, '--to', '2026-07-01');
+      expect(result.code, from).toBe(2);
+      expect(result.err).toMatch(/from must be an ISO 8601 date or date-time of a real day/);
+    }
+    const leap = await run(
+      'usage',
+      '--partner',
+      'days@acme.test',
+      '--from',
+      '2028-02-29',
+      '--to',
+      '2028-03-01',
+      '--json',
+    );
+    expect(leap.code, leap.err).toBe(0);
+    expect(JSON.parse(leap.last)).toMatchObject({ from: '2028-02-29T00:00:00.000Z', totalCredits: 0 });
   });
 });
