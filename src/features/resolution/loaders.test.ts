@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_KEYS_PER_QUERY, PartitionedLoader } from './loaders.js';
+import { PartitionedLoader } from './loaders.js';
 import { FoundInOrder } from './sources/found-in-order.js';
+import { MAX_KEYS_PER_QUERY } from './sources/query-chunks.js';
 
 /** What each partition knows: every third value on `a`, every second one on `b`. */
 const known = (partition: string, value: string): string | undefined => {

@@ -3,16 +3,7 @@ import { perRequest, type RequestContext } from '../../platform/graphql/context.
 import { MNS_NETWORKS, type MnsNetwork } from './registry/networks.js';
 import { answerAt } from './sources/found-in-order.js';
 import type { NameRecords, SourceChainAddress, SourceName, SourcePrimaryName, SourceSubName } from './sources/index.js';
-
-/** Keys above this are split into further queries, bounding the statement (and upstream batch) size. */
-export const MAX_KEYS_PER_QUERY = 1000;
-/** `keys` in runs of at most MAX_KEYS_PER_QUERY: one statement each. A list that fits is used as it is. */
-export function queryChunks<T>(keys: readonly T[]): (readonly T[])[] {
-  const chunks: (readonly T[])[] = [];
-  for (let i = 0; i < keys.length; i += MAX_KEYS_PER_QUERY)
-    chunks.push(i === 0 && keys.length <= MAX_KEYS_PER_QUERY ? keys : keys.slice(i, i + MAX_KEYS_PER_QUERY));
-  return chunks;
-}
+import { MAX_KEYS_PER_QUERY, queryChunks } from './sources/query-chunks.js';
 
 /** Sub-names listed per name in an address resolution. */
 export const SUB_NAMES_LIMIT = 100;

@@ -61,7 +61,7 @@ enum Column {
 }
 type NameRow = readonly unknown[];
 
-/** The most values a lookup binds at once (the loaders' MAX_KEYS_PER_QUERY). */
+/** The most values a lookup binds at once (sources/query-chunks.ts's MAX_KEYS_PER_QUERY). */
 const MAX_LIST = 1000;
 
 // Names that have expired no longer resolve; a null expiry never expires.

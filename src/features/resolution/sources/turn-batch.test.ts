@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_KEYS_PER_QUERY } from '../loaders.js';
+import { MAX_KEYS_PER_QUERY } from './query-chunks.js';
 import { TURN_BATCHED_MAX_KEYS, TurnBatch } from './turn-batch.js';
 
 /** A batch over `key → partition:key`, recording each fetch; `fail` makes the fetches of a partition fail. */

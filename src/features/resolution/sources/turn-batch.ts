@@ -1,4 +1,4 @@
-import { queryChunks } from '../loaders.js';
+import { queryChunks } from './query-chunks.js';
 
 /**
  * Lookups of this many keys or fewer are merged across requests. Larger ones already share their
