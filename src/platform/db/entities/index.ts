@@ -2,7 +2,7 @@ import { ApiKey, CreditReservation, IdempotencyRecord, LedgerDaily, LedgerEntry,
 import { BridgeCatalogue, BridgeRoute, BridgeStatusHistory, BridgeTransfer } from './bridge.js';
 import { CreditLease } from './credit-lease.js';
 import { MnsIndexerCursor, MnsName, NameIndex } from './mns.js';
-import { BridgeFollow, BridgeWebhook, BridgeWebhookDelivery } from './webhooks.js';
+import { BridgeFollow, BridgeSubscription, BridgeWebhook, BridgeWebhookDelivery } from './webhooks.js';
 
 export * from './accounts.js';
 export * from './bridge.js';
@@ -30,4 +30,5 @@ export const allEntities = [
   BridgeWebhook,
   BridgeFollow,
   BridgeWebhookDelivery,
+  BridgeSubscription,
 ];

@@ -54,3 +54,20 @@ export const BridgeWebhookDelivery = defineEntity({
   indexes: [{ name: 'bridge_webhook_delivery_due_index', properties: ['state', 'nextAttemptAt'] }],
   uniques: [{ name: 'bridge_webhook_delivery_event_unique', properties: ['webhook', 'txHash', 'seq'] }],
 });
+
+/** An open `bridgeStatusChanged` subscription, in one of its partner's numbered slots (the cap). */
+export const BridgeSubscription = defineEntity({
+  name: 'BridgeSubscription',
+  tableName: 'bridge_subscription',
+  properties: {
+    id: p.uuid().primary(),
+    partner: p.manyToOne(Partner).ref().deleteRule('cascade').index(false),
+    slot: p.integer(),
+    txHash: p.string().length(160),
+    owner: p.uuid().index('bridge_subscription_owner_index'),
+    expiresAt: p.datetime().index('bridge_subscription_expires_at_index'),
+    createdAt: p.datetime(),
+  },
+  indexes: [{ name: 'bridge_subscription_transfer_index', properties: ['partner', 'txHash'] }],
+  uniques: [{ name: 'bridge_subscription_slot_unique', properties: ['partner', 'slot'] }],
+});
