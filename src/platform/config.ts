@@ -126,6 +126,14 @@ export interface Config {
       timeoutMs: number;
       /** Tests only: accept http:// webhook targets on loopback addresses. */
       allowHttpLoopback: boolean;
+      /** Open `bridgeStatusChanged` subscriptions one partner may have at once, across every process. */
+      maxSubscriptions: number;
+      /** Transfers followed at once for one partner (for its subscriptions and webhooks), across every process. */
+      maxFollows: number;
+      /** Finished or abandoned follows, and finished deliveries, are deleted this long after they began. */
+      followRetentionHours: number;
+      /** Webhook deliveries one process has in flight at once; each webhook has at most one. */
+      maxDeliveriesInFlight: number;
     };
   };
 }
@@ -428,6 +436,10 @@ export function loadConfig(env: Env = process.env): Config {
         retryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000),
         timeoutMs: int('WEBHOOK_TIMEOUT_MS', 5_000, 100, 60_000),
         allowHttpLoopback: bool('WEBHOOK_ALLOW_HTTP_LOOPBACK', false),
+        maxSubscriptions: int('BRIDGE_MAX_SUBSCRIPTIONS', 100, 1, 100_000),
+        maxFollows: int('BRIDGE_MAX_FOLLOWS', 500, 1, 1_000_000),
+        followRetentionHours: int('BRIDGE_FOLLOW_RETENTION_HOURS', 168, 24, 87_600),
+        maxDeliveriesInFlight: int('WEBHOOK_MAX_IN_FLIGHT', 64, 1, 10_000),
       },
     },
   };
