@@ -24,14 +24,21 @@ for (const [net, bits] of [
   ['240.0.0.0', 4],
 ] as const)
   internal.addSubnet(net, bits, 'ipv4');
+// Ranges that embed an IPv4 address (IPv4-compatible, SIIT-translated, 6to4, NAT64 well-known and
+// local-use, Teredo) are refused whole, whatever the address inside: each is a way to reach an IPv4
+// host, internal ones included, under an IPv6 name that the IPv4 rules above would not see.
 for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2001::', 32],
   ['2001:db8::', 32],
+  ['2002::', 16],
 ] as const)
   internal.addSubnet(net, bits, 'ipv6');
 

@@ -14,11 +14,17 @@ export interface TargetPolicy {
   allowHttpLoopback: boolean;
 }
 
-/** Why an address may not be called, or null when it may. */
+/**
+ * Why an address may not be called, or null when it may. The address itself is not named: the partner
+ * would learn what cipgate's resolver answers for names of its internal network.
+ */
 export function refusedAddress(ip: string, policy: TargetPolicy): string | null {
   if (policy.allowHttpLoopback && isLoopbackAddress(ip)) return null;
-  return isInternalAddress(ip) ? `resolves to ${ip}, a loopback, private or link-local address` : null;
+  return isInternalAddress(ip) ? 'resolves to a loopback, private, link-local or otherwise non-public address' : null;
 }
+
+/** The longest URL stored, in its normalized form (what is stored: `bridge_webhook.url` is varchar(2048)). */
+export const MAX_URL_LENGTH = 2048;
 
 /** Parses and checks a webhook URL's form (no DNS): a free 400 for anything else. */
 export function parseTarget(raw: string, policy: TargetPolicy): URL {
@@ -28,7 +34,10 @@ export function parseTarget(raw: string, policy: TargetPolicy): URL {
   } catch {
     throw badInput(`url must be an absolute https URL, got ${quoted(raw)}`);
   }
-  if (raw.length > 2048) throw badInput('url must be at most 2048 characters');
+  // Normalizing can lengthen a URL (percent-encoding, punycode): the stored form is what must fit.
+  if (raw.length > MAX_URL_LENGTH || url.href.length > MAX_URL_LENGTH) {
+    throw badInput(`url must be at most ${MAX_URL_LENGTH} characters once normalized (percent-encoded)`);
+  }
   if (url.username || url.password) throw badInput('url must not carry credentials');
   if (url.protocol === 'http:' && !policy.allowHttpLoopback) throw badInput('url must use https');
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badInput('url must use https');
