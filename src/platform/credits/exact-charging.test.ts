@@ -346,6 +346,39 @@ describe('Idempotency-Key', () => {
     expect(await usage(app, b.id)).toEqual({ balance: 9, usage: 1, reserved: 0 });
   });
 
+  it('keys a record to the concrete path and query: one key on two webhook ids is refused, not replayed', async () => {
+    const { id, apiKey } = await app.partner(10);
+    const call = (method: 'GET' | 'POST' | 'DELETE', url: string, key?: string, payload?: unknown) =>
+      app.http.inject({
+        method,
+        url,
+        headers: { 'x-api-key': apiKey, ...(key ? { 'idempotency-key': key } : {}) },
+        ...(payload ? { payload } : {}),
+      });
+    const register = async () =>
+      (await call('POST', '/partners/webhooks', undefined, { url: 'https://93.184.216.34/hook' })).json().id as string;
+    const [a, b] = [await register(), await register()];
+    const first = await call('DELETE', `/partners/webhooks/${a}`, 'delete-1');
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ id: a });
+    const other = await call('DELETE', `/partners/webhooks/${b}`, 'delete-1');
+    expect(other.statusCode).toBe(400);
+    expect(other.json()).toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/Idempotency-Key was already used with other parameters/),
+    });
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    expect((await call('GET', '/partners/webhooks')).json().webhooks.map((w: { id: string }) => w.id)).toEqual([b]);
+    // The same path again is the same request: replayed.
+    const again = await call('DELETE', `/partners/webhooks/${a}`, 'delete-1');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    // The query string counts as well.
+    expect((await call('GET', '/partners/usage?granularity=day', 'usage-1')).statusCode).toBe(200);
+    expect((await call('GET', '/partners/usage?granularity=hour', 'usage-1')).statusCode).toBe(400);
+    expect(await usage(app, id)).toEqual({ balance: 10, usage: 0, reserved: 0 });
+  });
+
   it('lets only one of two concurrent requests with one key run', async () => {
     const { id, apiKey } = await app.partner(10);
     const [x, y] = await Promise.all([

@@ -17,11 +17,13 @@ interface StoredRecord {
   created_at: string | Date;
 }
 
-/** What identifies "the same request": method, route, query and body, not headers. */
+/**
+ * What identifies "the same request": method, the concrete path and query string as sent, and body, not
+ * headers. The route's pattern would not do: `DELETE /partners/webhooks/A` and `…/B` share one.
+ */
 function requestHash(request: FastifyRequest): string {
-  const route = request.routeOptions.url ?? request.url.split('?')[0];
   return createHash('sha256')
-    .update(JSON.stringify([request.method, route, request.query ?? null, request.body ?? null]))
+    .update(JSON.stringify([request.method, request.url, request.body ?? null]))
     .digest('hex');
 }
 
