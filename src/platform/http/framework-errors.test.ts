@@ -132,8 +132,26 @@ describe('body errors', () => {
   it('answers an unsupported content type with a 415', async () => {
     expectShape(await send(names('addresses=0x1', 'application/x-www-form-urlencoded')), 'public', 415);
     expectShape(await send(names('<a/>', 'application/xml')), 'public', 415);
-    // Fastify reads text/plain itself; the schema then refuses a string body.
-    expectShape(await send(names('hello', 'text/plain')), 'public', 400);
+    expectShape(await send(names('hello', 'text/plain')), 'public', 415);
+    expectShape(await send(names('hello', 'text/plain; charset=utf-8')), 'public', 415);
+    const partner = await send({
+      method: 'POST',
+      url: '/partners/webhooks',
+      headers: { 'content-type': 'text/plain', 'x-api-key': apiKey },
+      payload: '{"url": "https://example.com/hook"}',
+    });
+    expectShape(partner, 'partner', 415);
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/graphql']) {
+      const gql = await send({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': contentType },
+        payload: '{ namingProviders { provider } }',
+      });
+      expect(expectShape(gql, 'graphql', 415).errors).toEqual([
+        { message: expect.stringContaining('Unsupported Media Type'), extensions: { code: 'BAD_REQUEST' } },
+      ]);
+    }
   });
 
   it('answers a body over BODY_LIMIT_BYTES with a 413', async () => {
