@@ -6,9 +6,9 @@ import { buildSupergraph } from '../../platform/gateway/supergraph.js';
 import { buildSubgraph, type SubgraphDefinition } from '../../platform/graphql/subgraph.js';
 import { accountsSubgraph } from '../accounts/index.js';
 import { subgraphs } from '../index.js';
-import { importNames } from '../resolution/registry/import.js';
-import { identitySubgraph } from './index.js';
+import { importNames } from '../resolution/index.js';
 import { asUrl, DateTimeScalar, UrlScalar } from './scalars.js';
+import { identitySubgraph } from './subgraph.js';
 
 /**
  * Stands in for the bridge subgraph when the real one is not composed yet: it owns `Chain` and resolves

@@ -1,19 +1,14 @@
-import type { SubgraphDefinition } from '../../platform/graphql/subgraph.js';
-import { IdentityResolver } from './identity.resolver.js';
-import type { NamingProviders } from './provider-registry.js';
-import type { IdentitySearch } from './search.js';
-import { ChainReference } from './types.js';
-
-export const identitySubgraph: SubgraphDefinition = {
-  name: 'identity',
-  resolvers: [IdentityResolver],
-  orphanedTypes: [ChainReference],
-};
-
-declare module '../../platform/services.js' {
-  interface Services {
-    /** Naming providers (MNS, ENS, Basenames, SNS) as configured, enabled or not. */
-    naming: NamingProviders;
-    identity: IdentitySearch;
-  }
-}
+/**
+ * What other features may use of identity: the naming-provider contract identity search asks (another
+ * feature brings its own naming service by implementing it) and the record vocabulary it answers in.
+ * Nothing here loads the subgraph (subgraph.ts), so a command that only reads names stays light.
+ */
+export { txtRecordType } from './providers/txt-records.js';
+export type {
+  ChainAddress,
+  NameRecord,
+  NamingProvider,
+  NamingProviderInfo,
+  TxtRecord,
+  TxtRecordType,
+} from './providers/types.js';

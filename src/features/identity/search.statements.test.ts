@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { importNames } from '../resolution/registry/import.js';
-import { createMnsProvider } from './providers/mns/provider.js';
+import { createMnsProvider, importNames } from '../resolution/index.js';
 
 /**
  * What one search page costs the database. Filling a page used to look each listed name up separately,

@@ -4,7 +4,7 @@ import { type EndlessUpstream, startEndlessUpstream } from '../../../test/suppor
 import { postGraphql } from '../../../test/support/graphql.js';
 import { type Standin, startStandin } from '../../../test/support/http-standin.js';
 import { ConfigError, loadConfig } from '../../platform/config.js';
-import { importNames } from '../resolution/registry/import.js';
+import { importNames } from '../resolution/index.js';
 
 /**
  * Identity search against upstreams that misbehave in ways a timeout alone does not catch, end to end

@@ -1,16 +1,7 @@
-import type { SubgraphDefinition } from '../../platform/graphql/subgraph.js';
-import { NameOwnerResolver, ResolutionResolver } from './resolution.resolver.js';
-import type { MnsSources } from './sources/index.js';
-
-/** Public, free name resolution over the MNS registry (the /api/public REST paths run on it). */
-export const resolutionSubgraph: SubgraphDefinition = {
-  name: 'resolution',
-  resolvers: [ResolutionResolver, NameOwnerResolver],
-};
-
-declare module '../../platform/services.js' {
-  interface Services {
-    /** Where `.snow` names are read: local registry, upstream MNS API, chain, asked in that order. */
-    mns: MnsSources;
-  }
-}
+/**
+ * What other features may use of resolution: the MNS naming provider (which the composition root hands
+ * to identity search) and the importer that fills the MNS registry. Nothing here loads the subgraph
+ * (subgraph.ts).
+ */
+export { createMnsProvider } from './naming-provider.js';
+export { importNames } from './registry/import.js';

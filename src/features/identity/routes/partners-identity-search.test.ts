@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../../../../test/support/app.js';
 import { deployEns, testAccount } from '../../../../test/support/ens-deploy.js';
 import { type SolanaRpcStandin, startSolanaRpcStandin } from '../../../../test/support/solana-rpc-standin.js';
 import { evmCoinType } from '../../../platform/chains/registry.js';
-import { importNames } from '../../resolution/registry/import.js';
+import { importNames } from '../../resolution/index.js';
 
 /**
  * The identity search end to end: REST → gateway → identity subgraph → real providers. ENS and

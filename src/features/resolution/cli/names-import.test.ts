@@ -3,7 +3,7 @@ import { importNamesFile, jsonlFile } from '../../../../test/fixtures/mns/index.
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/database.js';
 import { withTestDatabase } from '../../../../test/support/with-database.js';
 import { parseArgs } from '../../../platform/cli/command.js';
-import { createMnsProvider } from '../../identity/providers/mns/provider.js';
+import { createMnsProvider } from '../naming-provider.js';
 import { namesImport } from './names-import.js';
 
 const X = `0x${'ab'.repeat(32)}`;

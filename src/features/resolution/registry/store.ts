@@ -3,8 +3,7 @@ import type { Database } from '../../../platform/db/orm.js';
 import { prefixUpperBound } from '../../../platform/db/prefix-range.js';
 import { limitClause } from '../../../platform/db/sql-limit.js';
 import { timestampMs } from '../../../platform/iso-timestamp.js';
-import { txtRecordType } from '../../identity/providers/txt-records.js';
-import type { ChainAddress, TxtRecord, TxtRecordType } from '../../identity/providers/types.js';
+import { type ChainAddress, type TxtRecord, type TxtRecordType, txtRecordType } from '../../identity/index.js';
 import type { MnsNetwork } from './networks.js';
 
 /** One registered name on one network, as stored by `names:import`. */
@@ -147,7 +146,7 @@ const toMnsName = (row: NameRow): MnsName => new MnsNameRow(row);
 /**
  * Live names among `names` (already normalized) on any of `networks`, every network in one query (the
  * primary key is (name, network), so both lists are index probes). A name on several networks comes
- * back once per network; callers pick with `preferred`.
+ * back once per network; callers pick with `preferredNetwork`.
  */
 export async function findNamesOn(
   db: Query,

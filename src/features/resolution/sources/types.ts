@@ -1,4 +1,4 @@
-import type { ChainAddress, TxtRecord } from '../../identity/providers/types.js';
+import type { ChainAddress, TxtRecord } from '../../identity/index.js';
 import type { MnsNetwork } from '../registry/networks.js';
 
 /**

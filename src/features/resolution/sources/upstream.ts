@@ -1,6 +1,5 @@
 import { createHttpClient, type HttpClient, UpstreamHttpError } from '../../../platform/upstream/index.js';
-import { txtRecordType } from '../../identity/providers/txt-records.js';
-import type { TxtRecord } from '../../identity/providers/types.js';
+import { type TxtRecord, txtRecordType } from '../../identity/index.js';
 import { normalizeMoveAddress } from '../registry/address.js';
 import { caip2IdOf, type MnsNetwork } from '../registry/networks.js';
 import { TtlCache } from './ttl-cache.js';

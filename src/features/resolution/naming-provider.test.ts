@@ -8,13 +8,13 @@ import {
   longForm,
   NAMES_FILE,
   shortForm,
-} from '../../../../../test/fixtures/mns/index.js';
-import { createTestDatabase, usingPostgres } from '../../../../../test/support/database.js';
-import { withTestDatabase } from '../../../../../test/support/with-database.js';
-import { type Database, openDatabase } from '../../../../platform/db/orm.js';
-import { seedDemoNames } from '../../../resolution/registry/demo.js';
-import { countNames, findPrimaryNames } from '../../../resolution/registry/store.js';
-import { createMnsProvider, MNS_INFO } from './provider.js';
+} from '../../../test/fixtures/mns/index.js';
+import { createTestDatabase, usingPostgres } from '../../../test/support/database.js';
+import { withTestDatabase } from '../../../test/support/with-database.js';
+import { type Database, openDatabase } from '../../platform/db/orm.js';
+import { createMnsProvider, MNS_INFO } from './naming-provider.js';
+import { seedDemoNames } from './registry/demo.js';
+import { countNames, findPrimaryNames } from './registry/store.js';
 
 /** A handle on `target` that records the statements sent through it, to explain them after. */
 function recorder(target: Pick<Database, 'query' | 'dialect'>) {

@@ -1,10 +1,10 @@
-import type { Database } from '../../../../platform/db/orm.js';
-import { enabled } from '../../../../platform/upstream/status.js';
-import { normalizeMoveAddress } from '../../../resolution/registry/address.js';
-import { InvalidNameError, normalizeMnsName } from '../../../resolution/registry/name.js';
-import { caip2IdOf, MNS_NETWORKS, type MnsNetwork, preferredNetwork } from '../../../resolution/registry/networks.js';
-import { createRegistrySource, MnsSources, type SourceName } from '../../../resolution/sources/index.js';
-import type { NameRecord, NamingProvider, NamingProviderInfo } from '../types.js';
+import type { Database } from '../../platform/db/orm.js';
+import { enabled } from '../../platform/upstream/status.js';
+import type { NameRecord, NamingProvider, NamingProviderInfo } from '../identity/index.js';
+import { normalizeMoveAddress } from './registry/address.js';
+import { InvalidNameError, normalizeMnsName } from './registry/name.js';
+import { caip2IdOf, MNS_NETWORKS, type MnsNetwork, preferredNetwork } from './registry/networks.js';
+import { createRegistrySource, MnsSources, type SourceName } from './sources/index.js';
 
 /**
  * MNS is the operator's own naming service (Snowball's Modular Naming Service, `.snow` names on
@@ -20,11 +20,9 @@ export const MNS_INFO: NamingProviderInfo = {
   suffixes: ['.snow'],
 };
 
-/** Of one name's rows on several networks, the one that answers: mainnet wins. */
-export const preferred = preferredNetwork;
-
 /**
- * The MNS naming provider over the MNS sources (local registry, upstream API, chain, in that order), so
+ * The MNS naming provider (identity's `NamingProvider`, which identity search asks beside ENS, Basenames
+ * and SNS) over the MNS sources (local registry, upstream API, chain, in that order), so
  * search finds bare labels and `.snow` names wherever the resolution endpoints find them. Given a
  * database handle, it reads the local registry alone. A name on several Movement networks answers with
  * its mainnet record; expired names do not resolve. Always enabled: the registry is the service's own.
