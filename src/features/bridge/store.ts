@@ -8,7 +8,8 @@
  *   provider's deposit carries quote-specific values (amounts, timestamps, LI.FI's transaction id),
  *   so equal fingerprints mean the partner sent exactly that route. Such links are global;
  * - or by the partner who asked for the quote, passing `routeId` to the status call. Such links are
- *   claims, not proofs, so they only steer that partner's own status calls.
+ *   claims, not proofs, so they only steer that partner's own status calls, and a hash is linked to at
+ *   most one route per partner: one partner's claim never stops another partner claiming the same hash.
  * Without either link, status falls back to the `bridge` hint, then to asking every provider.
  */
 import { randomUUID } from 'node:crypto';
@@ -145,11 +146,18 @@ export class BridgeStore {
     return row && toStored(row);
   }
 
-  /** The route linked to a transaction, as far as `partnerId` may rely on the link. */
+  /**
+   * The route linked to a transaction, as far as `partnerId` may rely on the link: a chain-proven link
+   * (anyone's) before the partner's own claim; other partners' claims are not seen.
+   */
   async routeByTx(txHash: string, partnerId: string | null): Promise<StoredRoute | undefined> {
     const [row] = await this.db.query<RouteRow>(
-      `select ${ROUTE_COLUMNS} from bridge_route where tx_hash = ? and (linked_by = 'chain' or partner_id = ?)`,
-      [txHash, partnerId],
+      `select ${ROUTE_COLUMNS} from bridge_route
+        where tx_hash = ? and (linked_by = 'chain' or partner_id = ?)
+        order by case when linked_by = 'chain' then 0 else 1 end, case when partner_id = ? then 0 else 1 end,
+          linked_at desc, id
+        limit 1`,
+      [txHash, partnerId, partnerId],
     );
     return row && toStored(row);
   }
@@ -166,18 +174,25 @@ export class BridgeStore {
   }
 
   /**
-   * Links a route to its source transaction. A chain-proven link replaces a partner's claim on the
-   * same hash; a claim never replaces a proof. Returns false when the hash is already taken.
+   * Links a route to its source transaction. A chain-proven link replaces every claim on the same hash
+   * (they are shown false); a claim never replaces a proof. Claims are per partner: another partner's
+   * claim on the hash neither blocks this link nor is touched by a claim. Returns false when the hash is
+   * already taken: proven for another route, or claimed by the same partner for another route.
    */
   async link(routeId: string, txHash: string, by: 'chain' | 'partner'): Promise<boolean> {
     const linked = this.db.transaction(async (tx) => {
-      const holders = await tx.query<{ id: string; linked_by: string }>(
-        'select id, linked_by from bridge_route where tx_hash = ?',
-        [txHash],
+      const holders = await tx.query<{ id: string; partner_id: string | null; linked_by: string }>(
+        'select id, partner_id, linked_by from bridge_route where tx_hash = ? or id = ?',
+        [txHash, routeId],
       );
-      const other = holders.find((h) => h.id !== routeId);
-      if (other) {
-        if (by === 'partner' || other.linked_by === 'chain') return false;
+      const route = holders.find((h) => h.id === routeId);
+      if (!route) return false;
+      const others = holders.filter((h) => h.id !== routeId);
+      if (others.some((h) => h.linked_by === 'chain')) return false;
+      const replaced =
+        by === 'chain' ? others : others.filter((h) => h.partner_id === route.partner_id && h.partner_id !== null);
+      if (by === 'partner' && replaced.length > 0) return false;
+      for (const other of replaced) {
         await tx.run('update bridge_route set tx_hash = null, linked_by = null, linked_at = null where id = ?', [
           other.id,
         ]);
@@ -190,7 +205,7 @@ export class BridgeStore {
       ]);
       return true;
     });
-    // Two status calls linking the same hash at once: the unique index lets one win, the other lost.
+    // Two status calls of one partner linking the same hash at once: the unique index lets one win.
     return linked.catch((err: unknown) => {
       if (isUniqueViolation(err)) return false;
       throw err;

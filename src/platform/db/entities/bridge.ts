@@ -27,11 +27,13 @@ export const BridgeRoute = defineEntity({
     route: p.text(),
     tracking: p.text().nullable(),
     txFingerprint: p.string().length(66).nullable().index('bridge_route_tx_fingerprint_index'),
-    txHash: p.string().length(160).nullable().unique('bridge_route_tx_hash_unique'),
+    // Unique per partner (below): one partner's link never blocks another's.
+    txHash: p.string().length(160).nullable(),
     linkedBy: p.enum(['chain', 'partner']).columnType('varchar(16)').nullable(),
     linkedAt: p.datetime().nullable(),
     createdAt: p.datetime().index('bridge_route_created_at_index'),
   },
+  uniques: [{ name: 'bridge_route_tx_hash_partner_unique', properties: ['txHash', 'partner'] }],
 });
 
 /** The last known status of one transfer as one provider reported it. */

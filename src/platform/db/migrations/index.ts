@@ -13,6 +13,7 @@ import { Migration0012MnsPrimaryLookup } from './0012-mns-primary-lookup.js';
 import { Migration0013OwnerKeyBytewise } from './0013-owner-key-bytewise.js';
 import { Migration0014SqliteOnePrimaryIndex } from './0014-sqlite-one-primary-index.js';
 import { Migration0015BridgeSubscriptions } from './0015-bridge-subscriptions.js';
+import { Migration0016BridgeLinkPerPartner } from './0016-bridge-link-per-partner.js';
 
 /** Every committed migration, in order. Listed explicitly so compiled and test builds run the same set. */
 export const migrationsList = [
@@ -31,4 +32,5 @@ export const migrationsList = [
   { name: '0013-owner-key-bytewise', class: Migration0013OwnerKeyBytewise },
   { name: '0014-sqlite-one-primary-index', class: Migration0014SqliteOnePrimaryIndex },
   { name: '0015-bridge-subscriptions', class: Migration0015BridgeSubscriptions },
+  { name: '0016-bridge-link-per-partner', class: Migration0016BridgeLinkPerPartner },
 ];
