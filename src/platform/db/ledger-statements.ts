@@ -1,11 +1,11 @@
 import type { Database } from './orm.js';
 
 /**
- * The credit ledger's steps whose best form differs by database (src/platform/credits/ledger.ts holds
- * the rules and calls one function per step). On PostgreSQL each step is one statement: one round trip,
- * and the partner row is locked only for that statement instead of across a BEGIN … COMMIT exchange,
- * which is what queues parallel calls of one partner behind each other. SQLite has a single writer
- * anyway, so a short transaction of plain statements does the same.
+ * The credit ledger's steps whose best form differs by database (src/platform/credits/per-request.ts and
+ * lease-*.ts hold the rules and call one function per step). On PostgreSQL each step is one statement:
+ * one round trip, and the partner row is locked only for that statement instead of across a BEGIN …
+ * COMMIT exchange, which is what queues parallel calls of one partner behind each other. SQLite has a
+ * single writer anyway, so a short transaction of plain statements does the same.
  */
 
 type Tx = Pick<Database, 'query' | 'run'>;
