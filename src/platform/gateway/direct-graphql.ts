@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -17,6 +18,7 @@ import { collectRootFields, type RootField } from '../credits/root-fields.js';
 import { httpStatusOfResult } from '../graphql/errors.js';
 import { estimateCost, type GraphqlLimits, knownRootOperationRule, limitsValidationRule } from '../graphql/limits.js';
 import { contextFor } from '../graphql/request-context.js';
+import { hasNullVariable, nullVariableErrors, requiredUses } from '../graphql/variables.js';
 import { jsonText } from '../http/json-text.js';
 import type { Services } from '../services.js';
 import type { PriceTable } from './prices.js';
@@ -71,9 +73,7 @@ export function directGraphql(opts: {
   const rules = [...specifiedRules, knownRootOperationRule, limitsValidationRule(opts.limits)];
   const prepared = new Map<string, Prepared | null>();
 
-  const prepare = (query: string): Prepared | null => {
-    let entry = prepared.get(query);
-    if (entry !== undefined) return entry;
+  const prepareUncached = (query: string): Prepared | null => {
     try {
       const document = parse(query, { maxTokens: opts.limits.maxTokens });
       const fragments = Object.fromEntries(
@@ -84,10 +84,15 @@ export function directGraphql(opts: {
       const operations = document.definitions.filter(
         (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
       );
-      entry = { document, fragments, operations, valid: validate(schema, document, rules).length === 0 };
+      return { document, fragments, operations, valid: validate(schema, document, rules).length === 0 };
     } catch {
-      entry = null;
+      return null;
     }
+  };
+  const prepare = (query: string): Prepared | null => {
+    let entry = prepared.get(query);
+    if (entry !== undefined) return entry;
+    entry = prepareUncached(query);
     if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value as string);
     prepared.set(query, entry);
     return entry;
@@ -108,8 +113,67 @@ export function directGraphql(opts: {
     return operations.find((o) => o.name?.value === name);
   };
 
+  /** Query texts of persisted-query hashes registered here (their hash checked), for `refuseNullVariables`. */
+  const persisted = new Map<string, string>();
+  const hashOf = (extensions: unknown): string | undefined => {
+    const hash = (extensions as { persistedQuery?: { sha256Hash?: unknown } } | null | undefined)?.persistedQuery
+      ?.sha256Hash;
+    return typeof hash === 'string' ? hash : undefined;
+  };
+
+  /**
+   * Every /graphql request, whichever path then runs it (this one, Apollo's pipeline, the compiled or
+   * gateway executor): a variable given an explicit null where the operation needs a value (allowed by
+   * validation when it has a default) is refused here as bad input, free, before anything runs or is
+   * held. Undefined when there is none: only a request with a null variable costs more than a look.
+   */
+  const refuseNullVariables = (request: FastifyRequest, reply: FastifyReply): string | Buffer | undefined => {
+    const get = request.method === 'GET';
+    const source = (get ? request.query : request.body) as Record<string, unknown> | null;
+    if (typeof source !== 'object' || source === null || Array.isArray(source)) return;
+    // GET carries both as JSON text; whatever does not parse, Apollo refuses itself.
+    const json = (value: unknown): unknown => {
+      if (!get) return value;
+      try {
+        return typeof value === 'string' ? JSON.parse(value) : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const text = typeof source.query === 'string' ? source.query : undefined;
+    // A persisted query's registration (hash and text): remembered once its hash checks, as Apollo does.
+    if (text !== undefined && source.extensions !== undefined) {
+      const hash = hashOf(json(source.extensions));
+      if (hash !== undefined && !persisted.has(hash) && createHash('sha256').update(text).digest('hex') === hash) {
+        if (persisted.size >= MAX_PREPARED) persisted.delete(persisted.keys().next().value as string);
+        persisted.set(hash, text);
+      }
+    }
+    if (source.variables == null || (get && !String(source.variables).includes('null'))) return;
+    const values = json(source.variables);
+    if (typeof values !== 'object' || values === null || Array.isArray(values)) return;
+    if (!hasNullVariable(values as Record<string, unknown>)) return;
+    const query = text ?? persisted.get(hashOf(json(source.extensions)) ?? '');
+    const name = source.operationName;
+    if (query === undefined || (name != null && typeof name !== 'string')) return;
+    const entry = query.length > MAX_QUERY_LENGTH ? prepareUncached(query) : prepare(query);
+    const operation = entry?.valid ? operationOf(entry, name ?? undefined) : undefined;
+    if (!entry || !operation) return;
+    const errors = nullVariableErrors(
+      requiredUses(schema, entry.document, operation),
+      values as Record<string, unknown>,
+    );
+    if (!errors.length) return;
+    reply.code(400).headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+    return jsonText({ errors: errors.map((error) => formatError(error.toJSON(), error)) }, '\n');
+  };
+
   /** Answers the request, or returns undefined (having sent and charged nothing) to leave it to Apollo. */
   return async (request: FastifyRequest, reply: FastifyReply): Promise<string | Buffer | undefined> => {
+    if (request.method === 'POST' || request.method === 'GET') {
+      const refused = refuseNullVariables(request, reply);
+      if (refused !== undefined) return refused;
+    }
     if (request.method !== 'POST' || !isJson(request.headers['content-type']) || !acceptsJson(request.headers.accept)) {
       return undefined;
     }

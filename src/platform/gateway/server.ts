@@ -2,7 +2,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { GatewayGraphQLRequestContext, GatewaySchemaLoadOrUpdateCallback } from '@apollo/server-gateway-interface';
-import type { GraphQLError, GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { creditsPlugin } from '../credits/plugin.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.js';
 import { CompiledOperations } from '../graphql/compiled.js';
@@ -109,10 +109,23 @@ export interface GraphqlServer {
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 }
 
+/**
+ * An error Apollo Server raised itself for a bad request, without a code but with a 4xx status of its
+ * own: a persisted query whose sha256Hash does not match its query ("provided sha does not match query",
+ * 400), an unsupported persisted-query version. Apollo would code it INTERNAL_SERVER_ERROR; it is the
+ * client's, so it keeps Apollo's status and message, with the code BAD_REQUEST, and is not logged as a bug.
+ */
+const isApolloRefusal = (error: unknown): boolean => {
+  if (!(error instanceof GraphQLError) || error.extensions?.code !== undefined) return false;
+  const status = (error.extensions?.http as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+};
+
 /** Field errors that are bugs or outages, with their details, for the log (callers see them redacted). */
 export function logFailedFields(errors: readonly GraphQLError[], log: RequestContext['log']): void {
   for (const error of errors) {
     const code = error.extensions?.code;
+    if (isApolloRefusal(error)) continue;
     if (code === undefined || code === 'INTERNAL_SERVER_ERROR' || code === 'DOWNSTREAM_SERVICE_ERROR') {
       log.error({ err: error.originalError ?? error, path: error.path }, 'GraphQL field failed');
     }
@@ -126,6 +139,15 @@ function graphqlErrorFormatter(explorer: boolean) {
     const formatted = explorer ? unformatted : withoutSuggestions(unformatted);
     const limited = formatLimitError(formatted);
     if (limited) return limited;
+    if (isApolloRefusal(error)) {
+      const { message, locations, path } = formatted;
+      return {
+        message,
+        ...(locations ? { locations } : {}),
+        ...(path ? { path } : {}),
+        extensions: { code: 'BAD_REQUEST' },
+      };
+    }
     const code = formatted.extensions?.code;
     // Unexpected failures keep their details in the log, not in the answer.
     if (code === 'INTERNAL_SERVER_ERROR' || code === 'DOWNSTREAM_SERVICE_ERROR' || code === undefined) {

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/support/app.js';
 import { postGraphql } from '../../../test/support/graphql.js';
@@ -113,6 +115,94 @@ describe('HTTP statuses on /graphql', () => {
     });
     expect(free.statusCode).toBe(200);
   });
+});
+
+describe('bad input that graphql-js finds only while executing, and persisted-query refusals', () => {
+  // Logged at warn and above: none of these may log an error.
+  const logStream = new PassThrough();
+  const logs: { level: number; msg?: string }[] = [];
+  logStream.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line));
+  });
+  const app = useTestApp({ LOG_LEVEL: 'warn' }, { subgraphs: withMetered(), logStream });
+
+  const SEARCH = 'query S($p: Int = 1) { identitySearch(query: "alice", page: $p) { pagination { total } } }';
+  const INCLUDE = 'query I($v: Boolean = true) { namingProviders @include(if: $v) { provider } }';
+  const NESTED = 'query N($v: Boolean = true) { namingProviders { provider @include(if: $v) } }';
+  /** The same request over each way into /graphql: POST (direct path), POST to Apollo's pipeline, GET. */
+  const everyWay = (payload: Record<string, unknown>, apiKey: string) => {
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries(payload)) search.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+    return Promise.all([
+      postGraphql(app, payload, apiKey),
+      postGraphql(app, { ...payload, extensions: { ...(payload.extensions as object) } }, apiKey),
+      app.http.inject({
+        method: 'GET',
+        url: `/graphql?${search}`,
+        headers: { 'x-api-key': apiKey, 'apollo-require-preflight': 'true' },
+      }),
+    ]);
+  };
+  const errorLogs = () => logs.filter((line) => line.level >= 50);
+
+  it('refuses an explicit null for a variable with a default used where a value is required: free 400s', async () => {
+    const { apiKey } = await app.partner(10);
+    const cases: [string, Record<string, unknown>][] = [
+      [SEARCH, { p: null }],
+      [INCLUDE, { v: null }],
+      [NESTED, { v: null }],
+    ];
+    for (const [query, variables] of cases) {
+      for (const res of await everyWay({ query, variables }, apiKey)) {
+        const body = expectError(res, 400, 'BAD_USER_INPUT');
+        expect(body.errors?.[0]?.message).toMatch(/^Variable "\$[pv]" got invalid value null; Expected non-nullable/);
+        expect(body.data).toBeUndefined();
+      }
+    }
+    expect(await stats(apiKey)).toMatchObject({ creditBalance: 10, creditUsage: 0 });
+    // The defaults still apply when the variable is left out, and a value is taken as given.
+    for (const res of await everyWay({ query: SEARCH }, apiKey)) expect(res.statusCode, res.body).toBe(200);
+    for (const res of await everyWay({ query: INCLUDE, variables: { v: false } }, apiKey)) {
+      expect(res.statusCode, res.body).toBe(200);
+      expect((res.json() as Body).data).toEqual({});
+    }
+    expect(errorLogs()).toEqual([]);
+  });
+
+  it('answers persisted queries as Apollo Server does, a mismatched hash with a 400 BAD_REQUEST', async () => {
+    const { apiKey } = await app.partner(10);
+    const query = '{ namingProviders { provider } }';
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const apq = (hash: string) => ({ persistedQuery: { version: 1, sha256Hash: hash } });
+    for (const res of await everyWay({ query, extensions: apq('b'.repeat(64)) }, apiKey)) {
+      expect(expectError(res, 400, 'BAD_REQUEST').errors?.[0]?.message).toBe('provided sha does not match query');
+    }
+    for (const res of await everyWay({ extensions: apq('c'.repeat(64)) }, apiKey)) {
+      expect(res.statusCode).toBe(200);
+      expect((res.json() as Body).errors?.[0]).toMatchObject({
+        message: 'PersistedQueryNotFound',
+        extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' },
+      });
+    }
+    for (const res of await everyWay({ extensions: { persistedQuery: { version: 2, sha256Hash } } }, apiKey)) {
+      expectError(res, 400, 'BAD_REQUEST');
+    }
+    // Registered with its query, then sent by hash alone: a null variable is refused there too.
+    const searchHash = createHash('sha256').update(SEARCH).digest('hex');
+    expect((await postGraphql(app, { query: SEARCH, extensions: apq(searchHash) }, apiKey)).statusCode).toBe(200);
+    for (const res of await everyWay({ extensions: apq(searchHash), variables: { p: null } }, apiKey)) {
+      expectError(res, 400, 'BAD_USER_INPUT');
+    }
+    expect(errorLogs()).toEqual([]);
+  });
+
+  const stats = async (apiKey: string) =>
+    (await app.http.inject({ method: 'GET', url: '/partners/stats', headers: { 'x-api-key': apiKey } })).json();
+  const expectError = (res: { statusCode: number; json(): unknown; body: string }, status: number, code: string) => {
+    const body = res.json() as Body;
+    expect({ status: res.statusCode, code: body.errors?.[0]?.extensions?.code }, res.body).toEqual({ status, code });
+    return body;
+  };
 });
 
 describe('field suggestions follow the explorer switch', () => {

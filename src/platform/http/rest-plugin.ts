@@ -13,6 +13,7 @@ import { AppError, ErrorCode, httpStatusOf, notFound } from '../errors.js';
 import type { PriceTable } from '../gateway/prices.js';
 import { type GraphqlServer, logFailedFields } from '../gateway/server.js';
 import { contextFor } from '../graphql/request-context.js';
+import { nullVariableErrors, requiredUses } from '../graphql/variables.js';
 import type { Services } from '../services.js';
 import { compressionOptions } from './caching.js';
 import { dataSchema, inputSchema, type JsonSchema, nonNull, schemaAt } from './graphql-json-schema.js';
@@ -132,6 +133,13 @@ export async function restPlugin(
     // Parsed once; the same object is the compiled-operations cache key.
     const document = parse(route.operation);
     const execute = compiled.executorFor(document);
+    // Variables a JSON body could set to null where the operation needs a value (none today: those routes
+    // read the query string); refused as on /graphql, before anything runs.
+    const required = requiredUses(
+      api,
+      document,
+      document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION) ?? operation,
+    );
     if (paid && route.method === 'GET') {
       // HEAD would run the paid operation and send no answer: refuse it rather than charge for nothing.
       app.route({
@@ -174,6 +182,10 @@ export async function restPlugin(
       ...compressionOptions(route.method, response),
       handler: async (request, reply) => {
         const input = variables(request) as Record<string, unknown>;
+        if (required.length) {
+          const refused = nullVariableErrors(required, input);
+          if (refused.length) throw errorOf(refused.map((error) => error.toJSON()));
+        }
         if (!execute) return viaGateway(request, reply, input);
         const ctx = contextFor(request, opts.services, route.label);
         // Awaited only when they are promises (paid calls): a free call's open and close cost no microtask hop.
