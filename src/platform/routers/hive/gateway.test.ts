@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test/support/app.js';
 import { type ChildServer, startChildServer } from '../../../../test/support/child.js';
@@ -161,5 +162,65 @@ describe('Hive Gateway with cipgate rules over subgraph processes', () => {
     const { apiKey } = await app.partner(0);
     const viaHive = await post('{ meteredEcho(text: "free?") }', { 'x-api-key': apiKey });
     expect(viaHive.body.errors?.[0]?.extensions.code).toBe('INSUFFICIENT_CREDITS');
+  });
+
+  /** One POST over a raw socket, so the answer's framing headers are seen as sent, not as a client mends them. */
+  const rawPost = (query: string, headers: Record<string, string>) =>
+    new Promise<{ head: string; body: string }>((resolve, reject) => {
+      const { hostname, port } = new URL(hive.url);
+      const body = JSON.stringify({ query });
+      const socket = connect(Number(port), hostname, () => {
+        const lines = [
+          'POST /graphql HTTP/1.1',
+          `Host: ${hostname}:${port}`,
+          'Content-Type: application/json',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          'Connection: close',
+          ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+        ];
+        socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`);
+      });
+      const chunks: Buffer[] = [];
+      const done = () => {
+        socket.destroy();
+        const text = Buffer.concat(chunks).toString('utf8');
+        const end = text.indexOf('\r\n\r\n');
+        resolve({ head: text.slice(0, end), body: text.slice(end + 4) });
+      };
+      // The answer is whole once the server closes, or once nothing more came for a while (a server
+      // that keeps the connection open).
+      let idle = setTimeout(done, 2000);
+      socket.on('data', (c: Buffer) => {
+        chunks.push(c);
+        clearTimeout(idle);
+        idle = setTimeout(done, 500);
+      });
+      socket.on('error', reject);
+      socket.on('close', () => {
+        clearTimeout(idle);
+        done();
+      });
+    });
+
+  it('frames multipart and event-stream answers validly: never Content-Length and chunked together', async () => {
+    const { apiKey } = await app.partner(5);
+    for (const accept of ['multipart/mixed', 'text/event-stream']) {
+      const { head, body } = await rawPost('{ meteredEcho(text: "framed") }', { 'x-api-key': apiKey, Accept: accept });
+      expect(head, accept).toMatch(/^HTTP\/1\.1 200/);
+      const lengths = head.match(/^content-length:/gim) ?? [];
+      const chunked = /^transfer-encoding:\s*chunked/im.test(head);
+      // RFC 9112 §6.1: a sender must not send Content-Length with Transfer-Encoding.
+      expect(lengths.length + (chunked ? 1 : 0), `${accept}:\n${head}`).toBe(1);
+      expect(head).toMatch(new RegExp(`^content-type: ${accept}`, 'im'));
+      expect(body).toContain('framed');
+      // Node's strict parser reads the answer as sent.
+      const res = await fetch(`${hive.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey, accept },
+        body: JSON.stringify({ query: '{ meteredEcho(text: "strict") }' }),
+      });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('strict');
+    }
   });
 });

@@ -26,6 +26,18 @@ export interface HiveGatewayOptions {
   subgraphNames: string[];
 }
 
+/** Headers about one connection's framing, which a Fetch Response's headers must not carry onto ours. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'content-length',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
 /**
  * Hive Gateway serving the supergraph against subgraph processes, behind the same Fastify hooks as
  * cipgate's own gateway: `x-api-key` checked and every request counted on the shared rate limits before
@@ -84,7 +96,10 @@ export async function buildHiveGateway(config: Config, options: HiveGatewayOptio
       const cipgate = { partner: request.partner, requestId: request.id, delivery: request.delivery, log: request.log };
       const response = await gateway.handleNodeRequestAndResponse(request, reply, { cipgate });
       response.headers.forEach((value, key) => {
-        reply.header(key, value);
+        // The body is sent whole below, framed by Fastify's Content-Length: Hive's own framing and
+        // connection headers (chunked on multipart and event-stream answers) would contradict it. Its
+        // Headers keep the names' case.
+        if (!HOP_BY_HOP.has(key.toLowerCase())) reply.header(key, value);
       });
       reply.status(response.status);
       return reply.send(Buffer.from(await response.arrayBuffer()));
