@@ -11,6 +11,7 @@ import type { Config } from './platform/config.js';
 import { deliveryPlugin } from './platform/credits/delivery.js';
 import { idempotencyPlugin } from './platform/credits/idempotency.js';
 import { openDatabase } from './platform/db/orm.js';
+import { scopeDatabaseFailures } from './platform/db/request-scope.js';
 import { directGraphql } from './platform/gateway/direct-graphql.js';
 import { createGraphqlServer } from './platform/gateway/server.js';
 import { unreachableSubgraphs } from './platform/gateway/subgraph-health.js';
@@ -77,6 +78,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   let draining = false;
   echoRequestId(http);
   jsonBody(http);
+  // Before any hook that queries the database: a request stops waiting on it after its first failure.
+  scopeDatabaseFailures(http);
   // A keep-alive connection that was busy when draining began would otherwise hold the process open
   // after its last answer: tell the client to reconnect elsewhere.
   http.addHook('onSend', (_request, reply, payload, done) => {
@@ -178,6 +181,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         services,
         log: http.log,
         authenticate: (key) => verifyApiKey(db, key),
+        // The WebSocket passes HTTP's guards: its limiter, the price table, its error shapes.
+        rateLimits: http.rateLimits,
+        prices: supergraph.prices,
+        formatError: graphql.formatError,
       })
     : null;
 

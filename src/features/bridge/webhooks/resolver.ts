@@ -2,7 +2,8 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from
 import { badInput } from '../../../platform/errors.js';
 import { type RequestContext, requirePartner } from '../../../platform/graphql/context.js';
 import { Price } from '../../../platform/graphql/credits-directive.js';
-import type { StatusChange } from './service.js';
+import { type StatusChange, SUBSCRIPTION_TRANSPORT, type SubscriptionTransport } from './service.js';
+import { SubscriptionCharge } from './subscription-charge.js';
 import { BridgeStatusChange, Webhook, WebhookDelivery, WebhookRegistration } from './types.js';
 
 @Resolver()
@@ -43,13 +44,23 @@ export class WebhooksResolver {
   @Subscription(() => BridgeStatusChange, {
     description:
       'Status changes of a transfer (where it stands first, then each change until DONE or FAILED). Served ' +
-      'over graphql-ws on /graphql, the API key in connectionParams (`x-api-key`). Free.',
+      'over graphql-ws on /graphql, the API key in connectionParams (`x-api-key`). Costs what bridgeStatus ' +
+      'costs: held when it starts, charged once its first change is sent, released if it ends before; later ' +
+      'changes are free. Open subscriptions and followed transfers are capped per partner.',
     subscribe: ({ args, context }) => {
       const ctx = context as RequestContext;
       const partner = requirePartner(ctx);
-      return ctx.services.webhooks.subscribe(partner.id, partner.sandbox, String(args.txHash));
+      // Only the WebSocket transport can tell when an event reached the socket, which is when it is charged.
+      const transport = ctx.memo.get(SUBSCRIPTION_TRANSPORT) as SubscriptionTransport | undefined;
+      if (!transport) throw badInput('Subscriptions are served over graphql-ws: open a WebSocket to /graphql');
+      return ctx.services.webhooks.subscribe(partner, String(args.txHash), {
+        transport,
+        open: () => SubscriptionCharge.open(ctx.services.ledger, partner.id, transport.price, ctx.requestId, ctx.log),
+      });
     },
   })
+  // What a start costs is bridgeStatus's price, read from the price table by the transport (ws.ts):
+  // declared once, there. This entry prices nothing.
   @Price(0)
   bridgeStatusChanged(
     @Root() change: StatusChange,

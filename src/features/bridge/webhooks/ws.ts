@@ -2,16 +2,43 @@
  * The one subscription, `bridgeStatusChanged`, over graphql-ws on /graphql. Apollo Gateway does not run
  * subscriptions, so this serves them from the bridge subgraph's own schema on the same HTTP server; the
  * field is still composed into the supergraph, so the API schema shows it. Queries and mutations stay on
- * HTTP (with credits and limits); a WebSocket carries subscriptions only, all of them free.
+ * HTTP; a WebSocket carries subscriptions only.
+ *
+ * A WebSocket passes the guards HTTP requests pass, with the same limiter and the same answers: the
+ * failed-key limit and the partner's rate limit (the connection, and each subscription started), frames
+ * no larger than the HTTP body limit (refused before they are read in full), the GraphQL limits (nesting,
+ * tokens, depth, aliases, root fields, cost), and the key checked again at every subscription and every
+ * KEY_CACHE_TTL_MS on open sockets, so a revoked key loses its socket as soon as HTTP refuses it.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { GraphQLError, type GraphQLSchema, Kind, parse } from 'graphql';
-import type { WebSocketServer } from 'ws';
+import {
+  type DocumentNode,
+  type ExecutionArgs,
+  GraphQLError,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  getOperationAST,
+  parse,
+  specifiedRules,
+  validate,
+} from 'graphql';
+import type { Context, Server as GraphqlWsServer } from 'graphql-ws';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { AppError, ErrorCode } from '../../../platform/errors.js';
+import type { PriceTable } from '../../../platform/gateway/prices.js';
 import type { AuthenticatedPartner, RequestContext } from '../../../platform/graphql/context.js';
+import { braceDepth, estimateCost, limitsValidationRule } from '../../../platform/graphql/limits.js';
+import { KEY_CACHE_TTL_MS, verifiedKeyCache } from '../../../platform/http/auth.js';
+import type { RateLimits } from '../../../platform/http/rate-limit.js';
 import type { Services } from '../../../platform/services.js';
+import { clientAddress } from './client-address.js';
+import { SUBSCRIPTION_TRANSPORT, type SubscriptionTransport } from './service.js';
+
+/** A subscription start costs what this call costs, read from the price table. */
+export const SUBSCRIPTION_PRICED_AS = 'query.bridgeStatus';
 
 export interface SubscriptionServerOptions {
   server: Server;
@@ -20,9 +47,38 @@ export interface SubscriptionServerOptions {
   log: Logger;
   /** The partner an API key belongs to, or null. */
   authenticate(key: string): Promise<AuthenticatedPartner | null>;
+  /** HTTP's limiter (the failed-key and per-partner budgets), shared with it. */
+  rateLimits: RateLimits;
+  /** The supergraph's price table. */
+  prices: PriceTable;
+  /** What a caller sees of an error: the function /graphql applies over HTTP. */
+  formatError?: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 }
 
-type Extra = { partner?: AuthenticatedPartner };
+interface Extra {
+  socket: WebSocket;
+  request: IncomingMessage;
+  ip: string;
+  key?: string;
+  partner?: AuthenticatedPartner;
+  /** The transports of this socket's subscriptions, by graphql-ws id. */
+  transports: Map<string, SubscriptionTransport>;
+}
+
+type Ctx = Context<Record<string, unknown>, Extra>;
+
+/** graphql-ws's close codes for a refused key and a refused rate; 1009 (too big) is ws's own. */
+const FORBIDDEN = 4403;
+const TOO_MANY = 4429;
+/** How graphql-ws words a `next` message: its id, to tell the subscription its event reached the socket. */
+const NEXT_MESSAGE = /^\{"id":("(?:[^"\\]|\\.)*"),"type":"next"/;
+/** Far past any real operation's nesting, as HTTP's nesting guard (limits.ts) allows. */
+const PARSE_NESTING_CEILING = 256;
+
+const errorOf = (message: string, extensions: Record<string, unknown>) => new GraphQLError(message, { extensions });
+const appError = (err: AppError) => errorOf(err.message, err.extensions);
+/** A WebSocket close reason is at most 123 bytes. */
+const reason = (message: string) => (Buffer.byteLength(message) > 123 ? message.slice(0, 120) : message);
 
 /**
  * ws and graphql-ws (with ws's native bufferutil) are loaded at the first WebSocket upgrade, not at
@@ -87,64 +143,241 @@ export function serveSubscriptions(options: SubscriptionServerOptions): { close(
 async function startServer(
   options: SubscriptionServerOptions,
 ): Promise<{ wss: WebSocketServer; dispose(): Promise<void> }> {
-  const [{ WebSocketServer }, { useServer: graphqlWsServer }] = await Promise.all([
+  const [{ WebSocketServer }, { makeServer, handleProtocols, CloseCode }] = await Promise.all([
     import('ws'),
-    import('graphql-ws/use/ws'),
+    import('graphql-ws'),
   ]);
-  const wss = new WebSocketServer({ noServer: true, path: '/graphql' });
-  const server = graphqlWsServer<Record<string, unknown>, Extra>(
-    {
-      schema: options.schema,
-      // The key travels in connectionParams (browsers cannot set headers on a WebSocket); a bad one closes
-      // the socket with 4403 before any subscription runs.
-      onConnect: async (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        const key = params['x-api-key'] ?? params.apiKey;
-        const partner = typeof key === 'string' && key ? await options.authenticate(key) : null;
-        if (!partner) return false;
+  const { config } = options.services;
+  const limits = config.graphqlLimits;
+  const price = options.prices.get(SUBSCRIPTION_PRICED_AS);
+  if (price === undefined) throw new Error(`The price table has no ${SUBSCRIPTION_PRICED_AS}`);
+  const verify = verifiedKeyCache(options.authenticate, KEY_CACHE_TTL_MS);
+  const addressOf = clientAddress(config.trustProxy);
+  const { rateLimits, schema } = options;
+  const rules = [...specifiedRules, limitsValidationRule(limits)];
+  const format = (errors: readonly GraphQLError[]): GraphQLFormattedError[] =>
+    errors.map((e) => (options.formatError ? options.formatError(e.toJSON(), e) : e.toJSON()));
+
+  // Frames over the HTTP body limit are refused (1009) from their header, before they are read or parsed.
+  const wss = new WebSocketServer({
+    noServer: true,
+    path: '/graphql',
+    maxPayload: config.bodyLimitBytes,
+    handleProtocols,
+  });
+  const open = new Set<Extra>();
+
+  /** The refusals HTTP answers before and while reading an operation, in the same words and codes. */
+  const checkOperation = (payload: {
+    query: string;
+    operationName?: string | null;
+    variables?: Record<string, unknown> | null;
+  }): ExecutionArgs | readonly GraphQLError[] => {
+    const depth = braceDepth(payload.query);
+    if (depth > Math.max(PARSE_NESTING_CEILING, limits.maxDepth)) {
+      return [
+        errorOf(
+          `The operation nests ${depth} levels deep; at most ${limits.maxDepth} are allowed (GRAPHQL_MAX_DEPTH)`,
+          { code: ErrorCode.BAD_USER_INPUT, limit: 'GRAPHQL_MAX_DEPTH' },
+        ),
+      ];
+    }
+    let document: DocumentNode;
+    try {
+      document = parse(payload.query, { maxTokens: limits.maxTokens });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      // Apollo's code for a syntax error; the token cut-off becomes GRAPHQL_MAX_TOKENS when formatted.
+      return [errorOf(message, { code: 'GRAPHQL_PARSE_FAILED' })];
+    }
+    const invalid = validate(schema, document, rules);
+    if (invalid.length) {
+      return invalid.map((e) => errorOf(e.message, { code: 'GRAPHQL_VALIDATION_FAILED', ...e.extensions }));
+    }
+    const operation = getOperationAST(document, payload.operationName);
+    if (!operation) {
+      return [errorOf('Must provide a single operation, or name one', { code: 'OPERATION_RESOLUTION_FAILURE' })];
+    }
+    const variables = payload.variables ?? {};
+    const { cost } = estimateCost(schema, document, operation, variables, limits.costListSize);
+    if (cost > limits.maxCost) {
+      const name = operation.name ? `Operation ${operation.name.value}` : 'The operation';
+      return [
+        errorOf(`${name} has an estimated cost of ${cost}; at most ${limits.maxCost} is allowed (GRAPHQL_MAX_COST)`, {
+          code: ErrorCode.BAD_USER_INPUT,
+          limit: 'GRAPHQL_MAX_COST',
+        }),
+      ];
+    }
+    if (operation.operation !== 'subscription') {
+      return [
+        errorOf('Only subscriptions are served over WebSocket; send queries and mutations over HTTP', {
+          code: ErrorCode.BAD_USER_INPUT,
+        }),
+      ];
+    }
+    return { schema, document, operationName: payload.operationName, variableValues: variables };
+  };
+
+  /** Closes the socket for a limiter's refusal; anything else is the caller's to handle. */
+  const refused = (extra: Extra, err: unknown, code: number): boolean => {
+    if (!(err instanceof AppError)) return false;
+    extra.socket.close(err.code === ErrorCode.RATE_LIMITED ? TOO_MANY : code, reason(err.message));
+    return true;
+  };
+
+  const server: GraphqlWsServer<Extra> = makeServer<Record<string, unknown>, Extra>({
+    schema,
+    // The key travels in connectionParams (browsers cannot set headers on a WebSocket). It is checked as
+    // HTTP checks a key, in the same buckets: an address past its failed-key budget is refused (4429)
+    // before its key is looked at, a bad key is counted against it and refused (4403).
+    onConnect: async (ctx) => {
+      const params = ctx.connectionParams ?? {};
+      const raw = params['x-api-key'] ?? params.apiKey;
+      const key = typeof raw === 'string' ? raw.trim() : '';
+      const client = { ip: ctx.extra.ip };
+      try {
+        if (!key) {
+          await rateLimits.address(client, 'graphql');
+          return false;
+        }
+        await rateLimits.refuseGuessing(client, 'graphql');
+        const partner = await verify(key);
+        if (!partner) {
+          await rateLimits.failedKey(client, 'graphql');
+          return false;
+        }
+        await rateLimits.partner(partner.id, 'graphql');
+        ctx.extra.key = key;
         ctx.extra.partner = partner;
         return true;
-      },
-      onSubscribe: (_ctx, _id, payload) => {
-        let operation: string | undefined;
-        try {
-          const document = parse(payload.query);
-          const ops = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
-          const chosen = payload.operationName
-            ? ops.find((d) => d.name?.value === payload.operationName)
-            : ops.length === 1
-              ? ops[0]
-              : undefined;
-          operation = chosen?.operation;
-        } catch {
-          return undefined; // graphql-ws reports the syntax error itself
-        }
-        if (operation !== 'subscription') {
-          return [
-            new GraphQLError('Only subscriptions are served over WebSocket; send queries and mutations over HTTP', {
-              extensions: { code: 'BAD_USER_INPUT' },
-            }),
-          ];
-        }
-        return undefined;
-      },
-      context: (ctx): RequestContext => ({
+      } catch (err) {
+        if (refused(ctx.extra, err, FORBIDDEN)) return false;
+        throw err;
+      }
+    },
+    onSubscribe: async (ctx, _id, payload) => {
+      const extra = ctx.extra;
+      // The key again (cached for KEY_CACHE_TTL_MS, as on HTTP): a revoked key starts nothing.
+      const partner = extra.key ? await verify(extra.key) : null;
+      if (!partner) {
+        extra.socket.close(FORBIDDEN, 'API key revoked');
+        return [errorOf('Invalid API key', { code: ErrorCode.UNAUTHENTICATED })];
+      }
+      extra.partner = partner;
+      try {
+        // Each start counts against the partner's rate limit, as each HTTP request does.
+        await rateLimits.partner(partner.id, 'graphql');
+      } catch (err) {
+        if (err instanceof AppError) return [appError(err)];
+        throw err;
+      }
+      if (typeof payload.query !== 'string') return [errorOf('query must be a string', { code: 'BAD_REQUEST' })];
+      return checkOperation(payload);
+    },
+    context: (ctx: Ctx, id): RequestContext => {
+      const transport: SubscriptionTransport = { price };
+      ctx.extra.transports.set(id, transport);
+      return {
         requestId: randomUUID(),
         services: options.services,
         partner: ctx.extra.partner ?? null,
         log: options.log,
         operationLabel: 'subscription',
         forwardHeaders: {},
-        memo: new Map(),
-      }),
+        memo: new Map<string, unknown>([[SUBSCRIPTION_TRANSPORT, transport]]),
+      };
     },
-    wss,
-  );
+    onNext: (_ctx, _id, _payload, _args, result) =>
+      result.errors ? { ...result, errors: format(result.errors) } : undefined,
+    onError: (_ctx, _id, _payload, errors) => format(errors),
+    onComplete: (ctx, id) => {
+      ctx.extra.transports.delete(id);
+    },
+  });
+
+  wss.on('error', (err) => options.log.error({ err }, 'WebSocket server error'));
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    const extra: Extra = { socket, request, ip: addressOf(request), transports: new Map() };
+    open.add(extra);
+    socket.once('error', (err) => {
+      options.log.warn({ err }, 'WebSocket error');
+      socket.close(CloseCode.InternalServerError, 'Internal server error');
+    });
+    // A client that stops answering pings is cut, so its subscriptions end.
+    let pongWait: NodeJS.Timeout | undefined;
+    const pinger = setInterval(() => {
+      if (socket.readyState !== socket.OPEN) return;
+      pongWait = setTimeout(() => socket.terminate(), KEEP_ALIVE_MS);
+      socket.once('pong', () => clearTimeout(pongWait));
+      socket.ping();
+    }, KEEP_ALIVE_MS);
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise<void>((resolve, reject) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            const next = NEXT_MESSAGE.exec(data);
+            const transport = next ? extra.transports.get(JSON.parse(next[1] as string) as string) : undefined;
+            socket.send(data, (err) => {
+              if (err) return reject(err);
+              // Written to the socket: what charges a subscription's first event.
+              transport?.onDelivered?.();
+              resolve();
+            });
+          }),
+        close: (code, why) => socket.close(code, why),
+        onMessage: (cb) =>
+          socket.on('message', async (event) => {
+            try {
+              await cb(String(event));
+            } catch (err) {
+              options.log.error({ err }, 'WebSocket message handling failed');
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            }
+          }),
+      },
+      extra,
+    );
+    socket.once('close', (code, why) => {
+      open.delete(extra);
+      clearInterval(pinger);
+      clearTimeout(pongWait);
+      // graphql-ws ends every subscription of the socket (return() on each), which frees them at once.
+      void closed(code, String(why)).finally(() => extra.transports.clear());
+    });
+  });
+
+  // Sockets whose key was revoked are closed within KEY_CACHE_TTL_MS (and one check), as HTTP refuses it.
+  let checking = false;
+  const recheck = setInterval(() => {
+    if (checking || open.size === 0) return;
+    checking = true;
+    const byKey = new Map<string, Extra[]>();
+    for (const extra of open) if (extra.key) byKey.set(extra.key, [...(byKey.get(extra.key) ?? []), extra]);
+    void Promise.all(
+      [...byKey].map(async ([key, sockets]) => {
+        // Asked of the database itself, not the cache, so the bound is HTTP's. A check that fails (database
+        // down) proves nothing: the socket stays until one answers.
+        const partner = await options.authenticate(key).catch(() => undefined);
+        if (partner === null) for (const extra of sockets) extra.socket.close(FORBIDDEN, 'API key revoked');
+      }),
+    ).finally(() => {
+      checking = false;
+    });
+  }, KEY_CACHE_TTL_MS);
+  recheck.unref();
+
   return {
     wss,
     async dispose() {
-      await server.dispose();
+      clearInterval(recheck);
+      for (const client of wss.clients) client.close(1001, 'Going away');
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
 }
+
+/** graphql-ws's keep-alive: a ping every 12 s, and a socket that sends no pong within as long is cut. */
+const KEEP_ALIVE_MS = 12_000;
