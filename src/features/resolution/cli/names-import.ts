@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import { type AdminCommand, intFlag, UsageError } from '../../../platform/cli/command.js';
-import { DEFAULT_BATCH_SIZE, importNames, readLines } from '../registry/import.js';
+import { DEFAULT_BATCH_SIZE, importNames } from '../registry/import.js';
+import { readLines } from '../registry/import-parse.js';
 
 // Rejected lines listed in text mode before the rest are only counted; --json lists them all.
 const SHOWN_ERRORS = 50;

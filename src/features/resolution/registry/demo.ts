@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Database } from '../../../platform/db/orm.js';
-import { importNames, readLines } from './import.js';
+import { importNames } from './import.js';
+import { readLines } from './import-parse.js';
 import { countNames } from './store.js';
 
 // The JSONL sits beside this module in the source tree; a build (dist/src/…) does not copy it, so

@@ -1,86 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { usingPostgres } from '../../../../test/support/database.js';
 import { withTestDatabase } from '../../../../test/support/with-database.js';
-import { isoTimestamp } from '../../../platform/iso-timestamp.js';
-import { gapAfterSlice, type ImportDatabase, importNames, storedTimestamp } from './import.js';
+import { importNames } from './import.js';
+import type { ImportDatabase } from './import-write.js';
 
 const owner = (i: number) => `0x${(i + 1).toString(16).padStart(64, '0')}`;
 const line = (fields: Record<string, unknown>) => JSON.stringify({ caip2Id: 'move-mvmt:126', ...fields });
-
-describe('gapAfterSlice', () => {
-  // SQLite's default busy handler (sqliteDefaultBusyCallback, with usleep): the sleeps between its tries.
-  const DELAYS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
-  /** When a write that began waiting at 0 tries next after having waited `waited` ms. */
-  const nextTry = (waited: number): number => {
-    let at = 0;
-    for (let i = 0; at <= waited; i++) at += DELAYS[Math.min(i, DELAYS.length - 1)] as number;
-    return at;
-  };
-
-  it('leaves the lock free until every write that began waiting during the slice has tried again', () => {
-    const late: string[] = [];
-    for (let held = 0; held <= 400; held += 0.5) {
-      const gap = gapAfterSlice(held);
-      // A write that began waiting during the slice has waited between 0 and `held` ms at its end.
-      for (let waited = 0; waited <= held; waited += 0.5) {
-        if (nextTry(waited) - waited > gap) late.push(`held ${held} ms, waited ${waited} ms`);
-      }
-    }
-    expect(late).toEqual([]);
-  });
-
-  it('is shorter than the slice once the slice held the lock longer than the retries are apart', () => {
-    expect(gapAfterSlice(60)).toBe(27);
-    expect(gapAfterSlice(150)).toBe(52);
-    expect(gapAfterSlice(500)).toBe(102);
-    expect(gapAfterSlice(4)).toBe(6);
-  });
-});
-
-describe('storedTimestamp', () => {
-  // What the importer stored before values already in the stored form skipped Date.parse.
-  const parsed = (v: string): string | null => {
-    const ms = Date.parse(v);
-    return Number.isNaN(ms) ? null : isoTimestamp(ms);
-  };
-
-  it('stores a value in the stored form as Date.parse reads it, rolled-over days and hours included', () => {
-    const edges = [
-      '2024-02-29T00:00:00.000Z',
-      '2025-02-29T00:00:00.000Z', // no such day: Date.parse rolls it over to March 1
-      '2000-02-29T12:00:00.000Z',
-      '2100-02-29T12:00:00.000Z',
-      '0000-02-29T00:00:00.000Z',
-      '2026-04-31T00:00:00.000Z',
-      '2026-01-31T24:00:00.000Z',
-      '2026-01-31T23:60:00.000Z',
-      '2026-01-31T23:59:60.000Z',
-      '2026-13-01T00:00:00.000Z',
-      '2026-00-01T00:00:00.000Z',
-      '2026-01-00T00:00:00.000Z',
-      '2026-01-32T00:00:00.000Z',
-      '9999-12-31T23:59:59.999Z',
-      '2026-1-31T23:59:59.999Z',
-      '2026-01-31T23:59:59.999+00:00',
-    ];
-    let seed = 777;
-    const digits = (n: number, width: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return String(Math.floor((seed / 2 ** 31) * n)).padStart(width, '0');
-    };
-    const samples = Array.from(
-      { length: 20_000 },
-      () =>
-        `${digits(10_000, 4)}-${digits(14, 2)}-${digits(33, 2)}T${digits(26, 2)}:${digits(62, 2)}:${digits(62, 2)}.${digits(1000, 3)}Z`,
-    );
-    for (const v of [...edges, ...samples]) expect([v, storedTimestamp(v)]).toEqual([v, parsed(v)]);
-    expect(storedTimestamp('2024-02-29T00:00:00.000Z')).toBe('2024-02-29T00:00:00.000Z');
-    expect(storedTimestamp('2025-02-29T00:00:00.000Z')).toBe('2025-03-01T00:00:00.000Z');
-    expect(storedTimestamp('2026-01-31T24:00:00.000Z')).toBe('2026-02-01T00:00:00.000Z');
-    expect(storedTimestamp('2026-01-31T12:00:00Z')).toBe('2026-01-31T12:00:00.000Z');
-    expect(storedTimestamp('2026-01-31T12:00:00')).toBeNull();
-  });
-});
 
 describe('importNames write path', () => {
   const { db } = withTestDatabase();
