@@ -51,7 +51,7 @@ export function namingProviders(list: readonly NamingProvider[], home?: string):
  * The providers configured by the environment. A provider whose upstream is not configured comes back
  * disabled (with the reason), never faked. MNS reads the local database, so it is passed in built.
  * A provider's module is imported only when it is configured: SNS alone brings @solana/web3.js and
- * Bonfida's SDK, ENS viem's ENSIP-15 tables, tens of MiB a process without those upstreams never needs.
+ * Bonfida's SDK, ENS viem's ENSIP-15 tables, memory a process without those upstreams never needs.
  */
 export async function namingProvidersFromConfig(config: Config, mns?: NamingProvider): Promise<NamingProviders> {
   const { naming } = config;

@@ -10,7 +10,7 @@ export const DateTimeScalar = new GraphQLScalarType({
   ...GraphQLDateTime.toConfig(),
   description: 'An instant as an ISO-8601 UTC timestamp, e.g. `2031-05-04T03:02:01.000Z`.',
   serialize(value: unknown): string {
-    // A valid Date (what resolvers answer) needs no check: written at once, without V8's formatter.
+    // A valid Date (what resolvers answer) needs no check: written at once, without Date's own formatting.
     if (value instanceof Date && !Number.isNaN(value.getTime())) return isoTimestamp(value.getTime());
     const parsed = GraphQLDateTime.serialize(value) as Date | string | number;
     return isoTimestamp((parsed instanceof Date ? parsed : new Date(parsed)).getTime());
@@ -19,8 +19,8 @@ export const DateTimeScalar = new GraphQLScalarType({
 
 /**
  * Texts already normalized, each to its URL string form (and that form to itself). A search page
- * serialises its provider's logo and site on every result, and parsing them took 3 % of a paid search's
- * instructions (callgrind, thirtieth round). Bounded: emptied when full, as a page's avatars are many,
+ * serialises its provider's logo and site on every result, and parsing them each time is a visible share
+ * of a search's work. Bounded: emptied when full, as a page's avatars are many,
  * and only short texts are kept (an avatar may be a `data:` URL of many kB).
  */
 const normalized = new Map<string, string>();

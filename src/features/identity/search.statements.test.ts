@@ -3,9 +3,8 @@ import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { createMnsProvider, importNames } from '../resolution/index.js';
 
 /**
- * What one search page costs the database. Filling a page used to look each listed name up separately,
- * once per network: 23 statements for a page of ten. These tests pin the batched cost so it cannot
- * silently come back. Only MNS is enabled here (no RPC URLs), so the name index is not involved.
+ * What one search page costs the database: a page's names are read together, not one by one and
+ * network by network. These tests pin the batched cost so it cannot silently come back. Only MNS is enabled here (no RPC URLs), so the name index is not involved.
  */
 
 const owner = (i: number) => `0x${(i + 1).toString(16).padStart(64, '0')}`;

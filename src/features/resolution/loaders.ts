@@ -39,8 +39,7 @@ interface FirstOfEach {
  * grouped by partition and each group costs one question per source and MAX_KEYS_PER_QUERY keys.
  *
  * A whole batch (`firstOfEach`) is a single DataLoader key: a 1000-address batch costs one promise
- * instead of one per address and network (their keys, promises and cache entries were a sixth of the
- * bytes such a batch allocated), and it still shares its statements with every other lookup of the tick.
+ * instead of one per address and network (each with its key and cache entry), and it still shares its statements with every other lookup of the tick.
  * An answer that is a `FoundInOrder` of the very list asked is read by position (`answerAt`), so a
  * batch's keys are never hashed on the way back.
  */
@@ -191,8 +190,8 @@ export interface ResolutionLoaders {
 
 /**
  * One request's loaders, each made on first use: most requests use one of them. Getters on the class
- * rather than on a per-request object literal, which cost a lookup ~5 % of its CPU (an accessor pair
- * and a closure per loader, per request).
+ * rather than on a per-request object literal, which would build an accessor pair and a closure per
+ * loader, per request.
  */
 class RequestLoaders implements ResolutionLoaders {
   private made: {

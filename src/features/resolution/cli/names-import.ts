@@ -14,8 +14,7 @@ const PROGRESS_INTERVAL_MS = 250;
 
 /**
  * What the process used from its start, for sizing a large import: its peak resident memory, the pages
- * it touched first (each one zeroed by the kernel, and on some virtual hosts backed again by the
- * hypervisor at several microseconds a page: bench/README.md, twenty-ninth round) and its CPU time.
+ * it touched first (each one zeroed by the kernel, which can cost a process noticeably) and its CPU time.
  */
 function processUsage() {
   const usage = process.resourceUsage();
@@ -44,11 +43,9 @@ export const namesImport: AdminCommand = {
       throw new UsageError(`cannot read "${file}"`);
     }
     // An import's statements write thousands of rows each, inside a transaction: SQLite keeps a statement
-    // journal of every page one changes (to undo that statement alone), spilled to a temporary file past
-    // 64 KiB. With real addresses, whose owner indexes take random inserts, that was 1.6 GiB of file
-    // writes for 220 000 names. Kept in memory, an import took 13.4–13.7 s instead of 15.5–16.0, for
-    // 28 MiB more resident memory (bench/README.md, twenty-fourth round). The connection is the command's
-    // own, so a server's settings are untouched.
+    // journal of every page one changes (to undo that statement alone), spilled to a temporary file once
+    // it grows, and random owners make it grow large. Kept in memory it costs far less time. The
+    // connection is the command's own, so a server's settings are untouched.
     if (io.db.dialect === 'sqlite') await io.db.run('pragma temp_store = memory');
     const started = performance.now();
     const progress = io.progress;

@@ -39,8 +39,7 @@ type Row = Record<string, unknown>;
 
 /**
  * A name's columns, read as an array (ROWS_AS_ARRAYS) in this order. node:sqlite builds an object row as
- * a dictionary-mode object, whose every property read missed V8's inline caches: ~30 000 runtime misses a
- * second in a paid search on SQLite, ~8 % of its main thread's instructions (callgrind, thirtieth round).
+ * a dictionary-mode object, whose every property read is a slow lookup.
  */
 const COLUMNS =
   'name, network, owner, owner_key, resolver_address, is_primary, registered_at, expire_at, avatar, txt_records, multichain_addresses, parent';
@@ -95,7 +94,7 @@ const toTxtRecords = (v: unknown): TxtRecord[] =>
  * A registry row. The JSON columns are decoded on first read, then kept: an owner lookup never reads
  * them, and decoding them for every row of a 1000-name batch was a large share of its CPU. A class, so
  * the lazy accessors are on its prototype: an object literal with accessors built four closures and
- * their accessor pairs for every row, 6 % of what a search allocated.
+ * their accessor pairs for every row.
  */
 class MnsNameRow implements MnsName {
   readonly name: string;
@@ -182,7 +181,7 @@ export async function findNames(
  * answer for `ownerKeys[i]` at `i`, a hole where it has none. One query (a second, in the JSON form, for
  * a PostgreSQL batch whose texts cannot answer), each key one probe into the covering index
  * `mns_name_primary_lookup`. Only the columns a reverse lookup answers with are read: decoding the JSON
- * records of every row took about 9 % of the CPU of a 1000-address batch.
+ * records of every row would cost a large batch much of its CPU.
  */
 export async function findPrimaryNames(
   db: Query,
@@ -247,16 +246,13 @@ const PRIMARY_OWNER = { sqlite: 'nullif(m.owner, m.owner_key)', postgresql: 'nul
 /**
  * PostgreSQL's many-key forms compare the owner with the key as asked (text, equal to the row's
  * `owner_key` by the join), not with `owner_key::text`: the cast trims each row's 66 characters of
- * `char`, and its plan carried the column through the join. On a 1000-address batch, alternating on one
- * connection, 8 rounds of 200: 2.21–2.55 against 2.57–3.23 ms a statement (the fastest of each round),
- * lower in every round; the baseline's statement already compared with its key.
+ * `char`, and its plan carried the column through the join, which made a large batch's statement slower.
  */
 const PRIMARY_OWNER_OF_KEY = 'nullif(m.owner, k.key)';
 const PRIMARY_LIVE = 'm.network = $1 and m.is_primary and (m.expire_at is null or m.expire_at > $3)';
 /**
- * One key (a single lookup, a quiet turn of the public lookups): a plain index probe. When PostgreSQL
- * planned every statement (before they were named, statement-names.ts), a join over a one-element list
- * took it about 1.5 times as long (pgbench, one client: 3,900–4,500 against 6,100–7,700 statements/s).
+ * One key (a single lookup, a quiet turn of the public lookups): a plain index probe, cheaper for
+ * PostgreSQL to plan than a join over a one-element list.
  */
 const PRIMARY_NAME = {
   sqlite: `${ROWS_AS_ARRAYS}select 0, m.name, ${PRIMARY_OWNER.sqlite} from mns_name m
@@ -265,16 +261,15 @@ const PRIMARY_NAME = {
     where m.owner_key = $2 and ${PRIMARY_LIVE}`,
 };
 /**
- * Many keys as one JSON array parameter driving the index probes: on SQLite about a sixth faster than
+ * Many keys as one JSON array parameter driving the index probes: on SQLite faster than
  * binding a thousand values; on PostgreSQL one flat string that the driver sends as it is (an array
- * literal built from it was a second 69 kB copy), and which the planner does not estimate key by key as
+ * literal built from it would be a second copy), and which the planner does not estimate key by key as
  * it does a thousand-value IN list.
  *
  * PostgreSQL (only where PRIMARY_NAMES_POSTGRESQL below cannot answer) answers all rows as one JSON
- * text, parsed at once when it has all arrived. Its rows came in over several reads of the socket, and
- * while the request waited for the rest, the ones already built stayed alive through every scavenge:
- * with 8 batches in flight, the young generation copied ~3 MB a scavenge. One text costs the driver one
- * string instead of two arrays and a message a row; so do the three texts of the form below.
+ * text, parsed at once when it has all arrived: rows built one by one over several reads of the socket
+ * stay alive, and are copied by every garbage collection, while the request waits for the rest. One text
+ * costs the driver one string instead of two arrays and a message a row; so do the three texts below.
  */
 const PRIMARY_NAMES = {
   sqlite: `${ROWS_AS_ARRAYS}select k.key, m.name, ${PRIMARY_OWNER.sqlite} from json_each(?2) k
@@ -288,11 +283,9 @@ const PRIMARY_NAMES = {
  * PostgreSQL's many-key form: the keys as one comma-separated text (normalized addresses hold no comma)
  * and the rows as three texts, each column's values joined in the same row order (one aggregate step
  * feeds every aggregate): positions by commas, names and owners by U+0001, which no valid name or
- * address holds, an owner stored as its own key as an empty string. Against the JSON form above, on a
- * 1000-address batch alternating on one connection: 4.6 against 5.4 ms a statement; of that JSON form's
- * cost over a bare count of the matches (~1.1 ms), parsing the JSON input took about a third and
- * `json_agg(json_build_array(…))` the rest. That is PostgreSQL's CPU, which bounds the bench's batches:
- * its backends took ~60 % of the machine's busy time, both Node servers together ~35 %.
+ * address holds, an owner stored as its own key as an empty string. It costs PostgreSQL less CPU than the
+ * JSON form above (parsing the JSON input and `json_agg(json_build_array(…))`), and PostgreSQL's CPU is
+ * what bounds large batches.
  */
 const primaryNamesPostgresql = (keys: string) => `${ROWS_AS_ARRAYS}select string_agg((k.at - 1)::text, ','),
     string_agg(m.name, chr(1)), string_agg(coalesce(${PRIMARY_OWNER_OF_KEY}, ''), chr(1))
@@ -301,9 +294,8 @@ const primaryNamesPostgresql = (keys: string) => `${ROWS_AS_ARRAYS}select string
 const PRIMARY_NAMES_POSTGRESQL = primaryNamesPostgresql(`string_to_table($2, ',') with ordinality`);
 /**
  * A few keys (a busy turn of single lookups): the same statement with the key list's size bounded in its
- * text. The planner counts any `string_to_table` as 1000 rows, and on a registry of 10 000 names it then
- * hashed the whole table for four keys (3.3–3.5 ms a statement against 0.1–0.3 ms through the index);
- * the bound, a constant, keeps the estimate the same for every call, so a named statement keeps its plan.
+ * text. The planner counts any `string_to_table` as 1000 rows, and then hashed the whole table for a few
+ * keys instead of probing the index; the bound, a constant, keeps the estimate the same for every call, so a named statement keeps its plan.
  */
 const FEW_KEYS = 32;
 const PRIMARY_NAMES_POSTGRESQL_FEW = primaryNamesPostgresql(

@@ -34,8 +34,8 @@ export const publicIdentityNames = defineRoute<Data, PublicIdentityNamesQueryVar
       primaryNames(addresses: $addresses, caip2Id: $caip2Id) { address name owner }
     }
   `,
-  // A Map, written entry by entry (rest-collection.ts): as an object of 1000 keys (a dictionary), then
-  // sliced for the serialiser, it cost ~0.9 ms of server CPU a batch, GC included (bench/README.md).
+  // A Map, written entry by entry (rest-collection.ts): an object of 1000 keys is a slow dictionary, and
+  // would be copied again for the serialiser.
   // An address sent twice is one entry, at its first place.
   respond: ({ primaryNames }) => {
     const data = new Map<string, { name: string; owner: string }>();

@@ -2,9 +2,8 @@ import { queryChunks } from './query-chunks.js';
 
 /**
  * Lookups of this many keys or fewer are merged across requests. Larger ones already share their
- * statement's fixed cost among their own keys, and merged they cost more, not less: eight 1000-address
- * batches answered together took 28 % more CPU each (one map of all their answers, and each request
- * waiting for all eight statements).
+ * statement's fixed cost among their own keys, and merged they cost more, not less (one map of all their
+ * answers, and each request waiting for every statement).
  */
 export const TURN_BATCHED_MAX_KEYS = 32;
 
@@ -19,9 +18,7 @@ interface Turn<V> {
  *
  * A request's own DataLoader already merges its lookups; under load, a turn holds several requests'
  * (each read from its socket in the same turn), and their statements then share one parse, one bind and
- * one index walk, and on PostgreSQL one round trip. Measured on the bench's single lookups (8 connections,
- * server CPU per lookup): SQLite 67 → 61 µs (REST) and 92 → 80 µs (GraphQL); PostgreSQL 177 → 113 µs and
- * 200 → 128 µs, i.e. 4,700 → 7,400 lookups/s. Alone, a lookup waits only for the rest of its turn.
+ * one index walk, and on PostgreSQL one round trip. Alone, a lookup waits only for the rest of its turn.
  *
  * Every caller of a turn gets the same map (its keys and the others'), or the same error when the fetch
  * fails: one failing statement fails the requests that shared it, as it would have failed each of them.

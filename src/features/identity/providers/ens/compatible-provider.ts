@@ -74,8 +74,8 @@ export function createEnsCompatibleProvider(config: EnsCompatibleProviderConfig)
     // bounded by the transport timeout and a 10 MiB answer); only the gateway address is screened here.
     ccipRead: { request: guardedCcipRequest({ allowPrivateHosts: config.ccipAllowPrivateHosts ?? false }) },
   });
-  // viem builds its ENSIP-15 tables on first use, which takes most of a second on a busy host; doing
-  // it now keeps that cost out of the first lookup's deadline.
+  // viem builds its ENSIP-15 tables on first use, which is slow; doing it now keeps that cost out of the
+  // first lookup's deadline.
   normalizeName('eth');
   const ownCoinType = config.addressCoinTypes[0] ?? 60;
   const ownReverseNamespaces = config.reverseNamespaces ?? defaultReverseNamespaces(ownCoinType);

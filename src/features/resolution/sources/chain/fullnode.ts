@@ -26,7 +26,7 @@ export class Fullnode {
   private readonly fetch: typeof fetch;
   // The caller's signal reaches the provider through the SDK, which has no per-call signal of its own.
   private readonly signals = new AsyncLocalStorage<AbortSignal | undefined>();
-  // The SDK weighs ~80 MiB of heap: a process without a fullnode configured never loads it, and one with
+  // The SDK is large: a process without a fullnode configured never loads it, and one with
   // starts loading it here so that the first lookup's deadline is not spent on the import.
   private readonly aptos: Promise<Aptos>;
 
