@@ -14,6 +14,7 @@ import { isoTimestamp } from '../iso-timestamp.js';
 import { allEntities, SchemaNamingStrategy } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
 import { CachedNodeSqliteDialect, ROWS_AS_ARRAYS, type SqliteNow } from './node-sqlite-dialect.js';
+import { earlierFailure, recordFailure } from './request-scope.js';
 import { sqliteMappedType } from './sqlite-datetime.js';
 import { stallAfterMs, watchStalls } from './stall-watchdog.js';
 import { StatementNames } from './statement-names.js';
@@ -293,25 +294,42 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
       return client.executeQuery(rawStatement(text(sql), bind(params)));
     };
     const queued = async <T>(sql: string, params: readonly unknown[]): Promise<T[]> => {
-      if (pool === undefined || !sql.startsWith(ROWS_AS_ARRAYS)) return (await exec(sql, params)).rows as T[];
-      if (trx) return (await exec(sql, params)).rows.map((row) => Object.values(row as object)) as T[];
-      return (await pooled(text(sql), bind(params) as unknown[])) as T[];
+      try {
+        if (pool === undefined || !sql.startsWith(ROWS_AS_ARRAYS)) return (await exec(sql, params)).rows as T[];
+        if (trx) return (await exec(sql, params)).rows.map((row) => Object.values(row as object)) as T[];
+        return (await pooled(text(sql), bind(params) as unknown[])) as T[];
+      } catch (err) {
+        recordFailure(err);
+        throw err;
+      }
     };
     // A SQLite read that runs at once answers in an already settled promise: one microtask hop for the
     // caller's await, not the three of an async function awaiting another (a public lookup's statement).
+    // A request whose database already failed it gets that failure at once (request-scope.ts).
     const query = <T>(sql: string, params: readonly unknown[] = []): Promise<T[]> => {
+      const failed = earlierFailure();
+      if (failed !== undefined) return Promise.reject(failed);
       const now = runsNow();
       if (!now) return queued(sql, params);
       try {
         return Promise.resolve(now.execute(sql, bind(params)).rows as T[]);
       } catch (err) {
+        recordFailure(err);
         return Promise.reject(err);
       }
     };
     return {
       query,
-      run: async (sql: string, params: readonly unknown[] = []) =>
-        Number((await exec(sql, params)).numAffectedRows ?? 0),
+      run: async (sql: string, params: readonly unknown[] = []) => {
+        const failed = earlierFailure();
+        if (failed !== undefined) throw failed;
+        try {
+          return Number((await exec(sql, params)).numAffectedRows ?? 0);
+        } catch (err) {
+          recordFailure(err);
+          throw err;
+        }
+      },
     };
   };
   const root = makeHandle();
@@ -319,7 +337,16 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
     orm,
     dialect,
     ...root,
-    transaction: (fn) => connection.transactional((trx) => fn(makeHandle(trx))),
+    transaction: async (fn) => {
+      const failed = earlierFailure();
+      if (failed !== undefined) throw failed;
+      try {
+        return await connection.transactional((trx) => fn(makeHandle(trx)));
+      } catch (err) {
+        recordFailure(err);
+        throw err;
+      }
+    },
     async ping(timeoutMs = 1000) {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, reject) => {
