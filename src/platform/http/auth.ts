@@ -20,41 +20,66 @@ export const KEY_CACHE_TTL_MS = 1000;
 const KEY_CACHE_MAX = 10_000;
 
 /**
+ * How long a key that verified counts as known valid for the failed-key budget (rate-limit.ts): past its
+ * address's budget a known key is looked up as usual (a revoked one then fails), an unknown one only as
+ * the address's own budget allows. Not an authorisation: every use still verifies (or hits the 1 s cache).
+ */
+export const KNOWN_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
  * Remembers keys that verified, by their SHA-256 (the key itself is not kept), for `ttlMs`; requests that
  * arrive together for one key share one check. A key that fails is never remembered, so a key issued a
  * moment ago works at once. Bounded: past the limit the oldest entries go first.
+ *
+ * `unknownKey`, when given, runs before a key neither cached nor known valid (verified in the last
+ * KNOWN_KEY_TTL_MS) is looked up: the failed-key budget's check, which may refuse it by throwing.
  */
 export function verifiedKeyCache(
   verify: (key: string) => Promise<AuthenticatedPartner | null>,
   ttlMs: number,
-): (key: string) => Maybe<AuthenticatedPartner | null> {
-  const known = new Map<
+): (key: string, unknownKey?: () => Maybe<void>) => Maybe<AuthenticatedPartner | null> {
+  const cached = new Map<
     string,
     { until: number; partner: Promise<AuthenticatedPartner | null>; verified?: AuthenticatedPartner }
   >();
-  return (key) => {
-    const id = hash('sha256', key, 'base64');
-    const now = Date.now();
-    const hit = known.get(id);
-    // Once verified, the partner itself: a partner's request then passes the key check without a promise.
-    if (hit && hit.until > now) return hit.verified ?? hit.partner;
-    if (hit) known.delete(id);
+  /** Key hashes that verified, with when that stops counting; refreshed at each verification. */
+  const valid = new Map<string, number>();
+  const lookUp = (id: string, key: string): Promise<AuthenticatedPartner | null> => {
     const partner = verify(key);
+    partner.then(
+      (found) => {
+        valid.delete(id);
+        if (!found) return;
+        if (valid.size >= KEY_CACHE_MAX) valid.delete(valid.keys().next().value as string);
+        valid.set(id, Date.now() + KNOWN_KEY_TTL_MS);
+      },
+      () => {},
+    );
     if (ttlMs <= 0) return partner;
     const entry: { until: number; partner: typeof partner; verified?: AuthenticatedPartner } = {
-      until: now + ttlMs,
+      until: Date.now() + ttlMs,
       partner,
     };
-    if (known.size >= KEY_CACHE_MAX) known.delete(known.keys().next().value as string);
-    known.set(id, entry);
+    if (cached.size >= KEY_CACHE_MAX) cached.delete(cached.keys().next().value as string);
+    cached.set(id, entry);
     const forget = () => {
-      if (known.get(id) === entry) known.delete(id);
+      if (cached.get(id) === entry) cached.delete(id);
     };
     partner.then((found) => {
       if (found) entry.verified = found;
       else forget();
     }, forget);
     return partner;
+  };
+  return (key, unknownKey) => {
+    const id = hash('sha256', key, 'base64');
+    const now = Date.now();
+    const hit = cached.get(id);
+    // Once verified, the partner itself: a partner's request then passes the key check without a promise.
+    if (hit && hit.until > now) return hit.verified ?? hit.partner;
+    if (hit) cached.delete(id);
+    if (!unknownKey || (valid.get(id) ?? 0) > now) return lookUp(id, key);
+    return andThen(unknownKey(), () => lookUp(id, key));
   };
 }
 
@@ -84,10 +109,14 @@ export const authPlugin = fp(
   ) => {
     const verify = verifiedKeyCache(options.verify, options.cacheTtlMs ?? KEY_CACHE_TTL_MS);
     app.decorateRequest('partner', null);
-    /** The key's partner, checked and counted; at once when the key is cached and limits are in memory. */
+    /**
+     * The key's partner, checked and counted; at once when the key is cached and limits are in memory. Only
+     * a key not known valid meets the failed-key budget (rate-limit.ts): a valid key is always verified.
+     */
     const authenticate = (request: FastifyRequest, surface: Surface, key: string): Maybe<void> =>
-      andThen(app.rateLimits.refuseGuessing(request, surface), () =>
-        andThen(verify(key), (partner) => {
+      andThen(
+        verify(key, () => app.rateLimits.refuseGuessing(request, surface)),
+        (partner) => {
           if (!partner)
             return andThen(app.rateLimits.failedKey(request, surface), () => {
               throw unauthenticated('Invalid API key');
@@ -95,7 +124,7 @@ export const authPlugin = fp(
           return andThen(app.rateLimits.partner(partner.id, surface), () => {
             request.partner = partner;
           });
-        }),
+        },
       );
     // Callback-style, and a keyless request counted in memory answers at once: no promise, no microtask hop
     // for the public lookups.

@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { issueApiKey } from '../../../test/support/features.js';
 import { withMetered } from '../../../test/support/paid-subgraph.js';
 import { ConfigError, loadConfig } from '../config.js';
+import type { AuthenticatedPartner } from '../graphql/context.js';
+import { authPlugin } from './auth.js';
+import { errorHandlerPlugin } from './error-handler.js';
+import { rateLimitPlugin } from './rate-limit.js';
 
 // Runs against in-memory counters, or the shared Redis when REDIS_URL is set (CI's second pass). Each test
 // uses its own client address: with Redis, counters outlive the app and are shared with other test files.
@@ -110,7 +115,7 @@ describe('rate limits', () => {
     expect(statuses).toEqual([401, 401, 404, 404, 429]);
   });
 
-  it('refuses key guessing once the failed-key budget is used, even with new made-up keys', async () => {
+  it('refuses key guessing once the failed-key budget is used, but never a valid key', async () => {
     const ip = randomAddress();
     const { apiKey } = await app.partner(10);
     const wrongSecret = `${apiKey.slice(0, 13)}${randomBytes(32).toString('base64url')}`;
@@ -120,7 +125,7 @@ describe('rate limits', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    // Guessing on /graphql is refused too, and a right guess from this address no longer tells.
+    // Guessing on /graphql is refused too.
     const graphql = await app.http.inject({
       method: 'POST',
       url: '/graphql',
@@ -129,11 +134,12 @@ describe('rate limits', () => {
       payload: { query: '{ __typename }' },
     });
     expect(graphql.statusCode).toBe(429);
-    expect((await stats(apiKey, ip)).statusCode).toBe(429);
-    // The partner itself, from elsewhere, is unaffected; keyless public calls from the address still count
-    // against the address budget only.
+    // A valid key from the same address is still served (verified once elsewhere, it is known valid even
+    // now that the guessing has used up the address's own budget too).
     expect((await stats(apiKey)).statusCode).toBe(200);
-    expect((await publicCall(ip)).statusCode).toBe(404);
+    expect((await stats(apiKey, ip)).statusCode).toBe(200);
+    // Guessing past the failed-key budget spent the address's budget: keyless calls from it wait too.
+    expect((await publicCall(ip)).statusCode).toBe(429);
   });
 
   it('authenticates and limits on the decoded path the router routes', async () => {
@@ -147,6 +153,88 @@ describe('rate limits', () => {
     expect((await stats(apiKey)).statusCode).toBe(200);
     expect((await stats(apiKey, randomAddress(), '/%70artners/stats')).statusCode).toBe(200);
     expect((await stats(apiKey, randomAddress(), '/%70artners/stats')).statusCode).toBe(429);
+  });
+});
+
+describe('failed keys from one address shared by many clients (a proxy without TRUST_PROXY)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(
+      { RATE_LIMIT_FAILED_AUTH_MAX: '20', RATE_LIMIT_PUBLIC_MAX: '1000', RATE_LIMIT_PARTNER_MAX: '1000' },
+      undefined,
+      { subgraphs: withMetered() },
+    );
+  });
+  afterAll(() => app.stop());
+
+  it('20 bad keys lock out further bad keys only: a valid key never seen before is served', async () => {
+    const ip = randomAddress();
+    const stats = (key: string) =>
+      app.http.inject({ method: 'GET', url: '/partners/stats', remoteAddress: ip, headers: { 'x-api-key': key } });
+    const statuses = [];
+    for (let i = 0; i < 22; i++) statuses.push((await stats(madeUpKey())).statusCode);
+    expect(statuses).toEqual([...Array(20).fill(401), 429, 429]);
+    const { apiKey } = await app.partner(10);
+    expect((await stats(apiKey)).statusCode).toBe(200);
+    const graphql = await app.http.inject({
+      method: 'POST',
+      url: '/graphql',
+      remoteAddress: ip,
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      payload: { query: '{ stats { creditBalance } }' },
+    });
+    expect(graphql.statusCode).toBe(200);
+    expect((await stats(madeUpKey())).statusCode).toBe(429);
+  });
+});
+
+describe('failed-key budget: lookups of unknown keys stay bounded', () => {
+  const partner: AuthenticatedPartner = { id: 'p1', name: 'P', email: 'p@x', keyId: 'k1', sandbox: false };
+  const good = madeUpKey();
+  const fresh = madeUpKey();
+  const asked: string[] = [];
+  let http: FastifyInstance;
+  beforeAll(async () => {
+    http = Fastify();
+    const config = loadConfig({
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      RATE_LIMIT_FAILED_AUTH_MAX: '3',
+      RATE_LIMIT_PUBLIC_MAX: '20',
+      RATE_LIMIT_PARTNER_MAX: '1000',
+    });
+    await http.register(rateLimitPlugin, { config });
+    await http.register(errorHandlerPlugin);
+    await http.register(authPlugin, {
+      verify: async (key: string) => {
+        asked.push(key);
+        return key === good || key === fresh ? partner : null;
+      },
+      // No 1 s cache: each request of a valid key is looked up, as one that arrives after the cache expired.
+      cacheTtlMs: 0,
+    });
+    http.get('/partners/x', async (request) => ({ partner: request.partner?.id }));
+    await http.ready();
+  });
+  afterAll(() => http.close());
+
+  const call = (key: string, remoteAddress: string) =>
+    http.inject({ method: 'GET', url: '/partners/x', remoteAddress, headers: { 'x-api-key': key } });
+
+  it('looks up at most the failed-key budget plus the address budget of unknown keys, and serves known ones', async () => {
+    expect((await call(good, randomAddress())).statusCode).toBe(200);
+    const ip = randomAddress();
+    asked.length = 0;
+    const statuses = new Set<number>();
+    for (let i = 0; i < 100; i++) statuses.add((await call(madeUpKey(), ip)).statusCode);
+    expect([...statuses].sort()).toEqual([401, 429]);
+    expect(asked.length).toBeLessThanOrEqual(3 + 20);
+    // The address is past both budgets: a key verified before is still looked up (revocation) and served…
+    asked.length = 0;
+    expect((await call(good, ip)).statusCode).toBe(200);
+    expect(asked).toEqual([good]);
+    // …a valid key this process never verified waits for the address's window, like any unknown key.
+    expect((await call(fresh, ip)).statusCode).toBe(429);
+    expect(asked).toEqual([good]);
   });
 });
 

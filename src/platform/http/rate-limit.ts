@@ -145,6 +145,12 @@ export class Counters {
  * Who pays for a request: a verified key's partner (partner id, so all of a partner's keys share one
  * budget), otherwise the client address. Keys that fail verification also fill a smaller per-address
  * bucket, so guessing keys, or sending a made-up key per request, is limited too.
+ *
+ * The failed-key bucket throttles keys that fail, never a valid one: one address may be a proxy that
+ * many partners share, so an attacker behind it must not lock them out. Past the budget, a key not known
+ * to be valid (auth.ts remembers the keys it verified) is still verified, but each such lookup is first
+ * charged to the address's own budget and refused once that is used up too, so an address cannot have
+ * more keys looked up a window than it could make requests; a key that then fails is refused with 429.
  */
 export class RateLimits {
   constructor(
@@ -164,10 +170,17 @@ export class RateLimits {
     });
   }
 
-  /** Before verifying a key: refuses an address that already used up its failed-key budget. */
+  /**
+   * Before verifying a key that is not known to be valid (a known one skips this): nothing while the
+   * address has failed-key budget left; past it, the lookup is charged to the address's budget, and
+   * refused (429, before any lookup) only once that is used up as well.
+   */
   refuseGuessing(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Maybe<void> {
     return andThen(this.counters.hit(`fail:${request.ip}`, 0), ({ count, resetMs }) => {
-      if (count >= this.limits.failedAuthMax) throw tooManyFailures(surface, resetMs);
+      if (count < this.limits.failedAuthMax) return;
+      return andThen(this.counters.hit(`ip:${request.ip}`), (address) => {
+        if (address.count > this.limits.publicMax) throw tooManyFailures(surface, Math.min(resetMs, address.resetMs));
+      });
     });
   }
 
