@@ -132,6 +132,11 @@ export class StatusStream implements AsyncIterableIterator<StatusChange> {
     return this.ended;
   }
 
+  /** The sequence of the latest change taken. */
+  get seenUpTo(): number {
+    return this.seen;
+  }
+
   /** A change to send, unless an equal or later one was: changes only move forward. */
   push(change: StatusChange): void {
     if (this.ended || this.finalSeen || change.sequence <= this.seen) return;
@@ -191,6 +196,7 @@ export class WebhookService {
   private dispatching = false;
   private dispatchAgain = false;
   private polling = false;
+  private refreshing = false;
 
   constructor(
     private readonly db: Database,
@@ -248,6 +254,10 @@ export class WebhookService {
     if (!this.polling) {
       this.polling = true;
       this.track(this.pollDue().finally(() => (this.polling = false)));
+    }
+    if (!this.refreshing && this.topics.size > 0) {
+      this.refreshing = true;
+      this.track(this.refreshWatched().finally(() => (this.refreshing = false)));
     }
     this.deliverSoon();
   }
@@ -468,9 +478,39 @@ export class WebhookService {
 
   private async takeSlotNow(partnerId: string, txHash: string): Promise<string> {
     const max = this.options.maxSubscriptions;
-    const now = new Date();
-    await this.db.run('delete from bridge_subscription where partner_id = ? and expires_at < ?', [partnerId, now]);
-    for (let attempt = 0; attempt < SLOT_TRIES; attempt++) {
+    const count = async () => {
+      const [row] = await this.db.query<{ n: number | string }>(
+        'select count(*) as n from bridge_subscription where partner_id = ?',
+        [partnerId],
+      );
+      return Number(row?.n ?? 0);
+    };
+    const insert = async (slot: number) => {
+      const id = randomUUID();
+      const now = new Date();
+      const inserted = await this.db.run(
+        `insert into bridge_subscription (id, partner_id, slot, tx_hash, owner, expires_at, created_at)
+         values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+        [id, partnerId, slot, txHash, this.owner, new Date(now.getTime() + SUBSCRIPTION_LEASE_MS), now],
+      );
+      return inserted ? id : undefined;
+    };
+    let open = await count();
+    if (open >= max) {
+      // Full, unless some rows are of processes that died.
+      await this.db.run('delete from bridge_subscription where partner_id = ? and expires_at < ?', [
+        partnerId,
+        new Date(),
+      ]);
+      open = await count();
+    }
+    if (open < max) {
+      // A random slot is usually free (and rarely the one another process picks at the same moment).
+      for (let attempt = 0; attempt < SLOT_TRIES; attempt++) {
+        const id = await insert(Math.floor(Math.random() * max));
+        if (id) return id;
+      }
+      // Crowded: one of the slots seen free.
       const rows = await this.db.query<{ slot: number | string }>(
         'select slot from bridge_subscription where partner_id = ?',
         [partnerId],
@@ -478,16 +518,10 @@ export class WebhookService {
       const taken = new Set(rows.map((r) => Number(r.slot)));
       const free: number[] = [];
       for (let slot = 0; slot < max && rows.length < max; slot++) if (!taken.has(slot)) free.push(slot);
-      if (!free.length) break;
-      // A random free slot: processes starting subscriptions of one partner together rarely pick the same.
-      const slot = free[Math.floor(Math.random() * free.length)] as number;
-      const id = randomUUID();
-      const inserted = await this.db.run(
-        `insert into bridge_subscription (id, partner_id, slot, tx_hash, owner, expires_at, created_at)
-         values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
-        [id, partnerId, slot, txHash, this.owner, new Date(Date.now() + SUBSCRIPTION_LEASE_MS), now],
-      );
-      if (inserted) return id;
+      if (free.length) {
+        const id = await insert(free[Math.floor(Math.random() * free.length)] as number);
+        if (id) return id;
+      }
     }
     throw tooMany(
       `At most ${max} subscriptions may be open at once per partner (BRIDGE_MAX_SUBSCRIPTIONS); complete one first`,
@@ -507,6 +541,34 @@ export class WebhookService {
   private publish(partnerId: string, change: StatusChange): void {
     const streams = this.topics.get(`${partnerId}:${change.txHash}`);
     if (streams) for (const stream of [...streams]) stream.push(change);
+  }
+
+  /**
+   * Changes another process numbered (whichever process looks at a transfer announces its changes): the
+   * latest of each transfer this process's subscriptions watch, read from the follow rows every tick.
+   * Each stream takes a change only once, whoever told it first.
+   */
+  private async refreshWatched(): Promise<void> {
+    if (this.topics.size === 0) return;
+    const rows = await this.db.query<{
+      partner_id: string;
+      tx_hash: string;
+      seq: number | string;
+      last_answer: string;
+    }>(
+      `select f.partner_id, f.tx_hash, f.seq, f.last_answer from bridge_follow f
+        where f.seq > 0 and f.last_answer is not null
+          and exists (select 1 from bridge_subscription s
+                       where s.owner = ? and s.partner_id = f.partner_id and s.tx_hash = f.tx_hash)`,
+      [this.owner],
+    );
+    for (const row of rows) {
+      const streams = this.topics.get(`${row.partner_id}:${row.tx_hash}`);
+      const seq = Number(row.seq);
+      if (!streams || [...streams].every((stream) => stream.seenUpTo >= seq)) continue;
+      const change = JSON.parse(row.last_answer) as StatusChange;
+      for (const stream of [...streams]) stream.push(change);
+    }
   }
 
   /**

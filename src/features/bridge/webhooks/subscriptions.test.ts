@@ -281,18 +281,23 @@ describe('subscriptions are priced and bounded', () => {
   });
 });
 
-describe('subscription caps across two processes', () => {
+describe('subscriptions across two processes', () => {
   let lifi: Standin;
+  const answers = new Map<string, unknown>();
   let app: TestApp;
   let children: ChildServer[] = [];
 
   beforeAll(async () => {
     lifi = await startStandin();
-    lifi.reply('/v1/status', { status: 503, json: { message: 'unavailable' } });
+    lifi.reply('/v1/status', (req) => {
+      const json = answers.get(req.query.txHash?.toLowerCase() ?? '');
+      return json ? { json } : { status: 503, json: { message: 'unavailable' } };
+    });
     const env = {
       LIFI_API_URL: `${lifi.url}/v1`,
       PROVIDER_TIMEOUT_MS: '2000',
-      BRIDGE_FOLLOW_INTERVAL_MS: '200',
+      // A transfer is looked at once when followed, then not for a minute: later changes come from calls.
+      BRIDGE_FOLLOW_INTERVAL_MS: '60000',
       BRIDGE_MAX_SUBSCRIPTIONS: '3',
       RATE_LIMIT_PARTNER_MAX: '100000',
     };
@@ -304,6 +309,32 @@ describe('subscription caps across two processes', () => {
     await Promise.all(children.map((c) => c.stop()));
     await app?.stop();
     await lifi?.close();
+  });
+
+  it('sends a subscriber the changes another process saw', async () => {
+    const tx = txHash(60);
+    answers.set(tx, lifiFixture('status-pending.json'));
+    const { apiKey } = await app.partner(10);
+    const socket = await openSocket(`${children[0]?.url.replace('http', 'ws')}/graphql`, apiKey);
+    try {
+      socket.subscribe('s', SUBSCRIPTION, { tx });
+      await socket.waitFor('PENDING', () => events(socket, 's').length === 1);
+      // The partner's own call, answered by this process (not the one serving the socket), sees DONE.
+      answers.set(tx, lifiFixture('status-done.json'));
+      const res = await app.http.inject({
+        method: 'GET',
+        url: `/partners/bridge/status?txHash=${tx}`,
+        headers: { 'x-api-key': apiKey },
+      });
+      expect(res.json().status).toBe('DONE');
+      await socket.waitFor('DONE', () => socket.of('s').some((m) => m.type === 'complete'), 5000);
+      expect(events(socket, 's').map((e) => [e.sequence, e.transfer.status])).toEqual([
+        [1, 'PENDING'],
+        [2, 'DONE'],
+      ]);
+    } finally {
+      await socket.close();
+    }
   });
 
   it('holds the cap whichever process serves the subscriptions, and frees slots on close', async () => {
