@@ -38,6 +38,18 @@ export interface Config {
     corsOrigins: string[];
     /** `max-age` of cacheable answers: public lookups, catalogue answers, free GraphQL GET answers. */
     cacheMaxAgeSeconds: number;
+    /**
+     * The server's limits on clients (src/platform/http/server-options.ts): a request (headers and body)
+     * must arrive within `requestTimeoutMs`, its headers within `headersTimeoutMs`; an idle keep-alive
+     * connection is closed after `keepAliveTimeoutMs` (longer than a proxy's own idle timeout), any
+     * connection silent both ways for `idleTimeoutMs` (0 = never); at most `maxConnections` are open at
+     * once (0 = no cap). A handler's own time and WebSockets are not limited by these.
+     */
+    requestTimeoutMs: number;
+    headersTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    idleTimeoutMs: number;
+    maxConnections: number;
   };
   rateLimit: { windowMs: number; partnerMax: number; publicMax: number; failedAuthMax: number };
   /** Fastify's `trustProxy`: which hops' `X-Forwarded-For` to believe for the client address. */
@@ -339,6 +351,15 @@ export function loadConfig(env: Env = process.env): Config {
   if (bridgeFee !== undefined && bridgeFee > 0 && bridgeIntegrator === undefined) {
     problems.push('BRIDGE_FEE needs BRIDGE_INTEGRATOR: upstreams credit fees to an integrator');
   }
+  // A slow client (a body trickling in a byte at a time) holds a connection only this long; node:http
+  // requires the headers' limit to be within the whole request's.
+  const requestTimeoutMs = int('HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const headersTimeoutMs = int('HTTP_HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    problems.push(
+      `HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
+  }
   const config: Config = {
     port: int('PORT', 4000, 0, 65535),
     host: str('HOST') ?? '0.0.0.0',
@@ -363,7 +384,17 @@ export function loadConfig(env: Env = process.env): Config {
       costListSize: int('GRAPHQL_COST_LIST_SIZE', 10, 1, 100_000),
     },
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
-    http: { corsOrigins, cacheMaxAgeSeconds: int('HTTP_CACHE_MAX_AGE_SECONDS', 60, 0, 86_400) },
+    http: {
+      corsOrigins,
+      cacheMaxAgeSeconds: int('HTTP_CACHE_MAX_AGE_SECONDS', 60, 0, 86_400),
+      requestTimeoutMs,
+      headersTimeoutMs,
+      // Above the 60 s idle timeout of nginx and AWS load balancers, so the proxy, not this server, closes
+      // an idle connection (a server closing one as the proxy reuses it fails that request with a 502).
+      keepAliveTimeoutMs: int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 3_600_000),
+      idleTimeoutMs: int('HTTP_IDLE_TIMEOUT_MS', 120_000, 0, 3_600_000),
+      maxConnections: int('HTTP_MAX_CONNECTIONS', 10_000, 0, 1_000_000),
+    },
     rateLimit: {
       windowMs: int('RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
       partnerMax: int('RATE_LIMIT_PARTNER_MAX', 600, 1, 10_000_000),
