@@ -229,8 +229,8 @@ async function startServer(
   const server: GraphqlWsServer<Extra> = makeServer<Record<string, unknown>, Extra>({
     schema,
     // The key travels in connectionParams (browsers cannot set headers on a WebSocket). It is checked as
-    // HTTP checks a key, in the same buckets: an address past its failed-key budget is refused (4429)
-    // before its key is looked at, a bad key is counted against it and refused (4403).
+    // HTTP checks a key, in the same buckets: a bad key is counted against its address and refused (4403),
+    // or 4429 once the address is past its failed-key budget, as HTTP answers 429.
     onConnect: async (ctx) => {
       const params = ctx.connectionParams ?? {};
       const raw = params['x-api-key'] ?? params.apiKey;
@@ -241,8 +241,8 @@ async function startServer(
           await rateLimits.address(client, 'graphql');
           return false;
         }
-        await rateLimits.refuseGuessing(client, 'graphql');
-        const partner = await verify(key);
+        // As auth.ts does: a key not known valid meets the failed-key budget before it is looked up.
+        const partner = await verify(key, () => rateLimits.refuseGuessing(client, 'graphql'));
         if (!partner) {
           await rateLimits.failedKey(client, 'graphql');
           return false;
