@@ -346,6 +346,93 @@ describe('Idempotency-Key', () => {
     expect(await usage(app, b.id)).toEqual({ balance: 9, usage: 1, reserved: 0 });
   });
 
+  /**
+   * Runs `body` with the database's statements matching `slow` held back by `ms` first (a record written
+   * late after its answer); waits for them before returning, and answers how many there were.
+   */
+  const withSlowWrites = async (slow: RegExp, ms: number, body: () => Promise<void>) => {
+    const db = app.services.db;
+    const real = db.run;
+    const held: Promise<unknown>[] = [];
+    db.run = (sql, params) => {
+      if (!slow.test(sql)) return real(sql, params);
+      const late = new Promise((resolve) => setTimeout(resolve, ms)).then(() => real(sql, params));
+      held.push(late.catch(() => undefined));
+      return late;
+    };
+    try {
+      await body();
+    } finally {
+      db.run = real;
+      await Promise.all(held);
+    }
+    return held.length;
+  };
+
+  it("answers a retry sent while the answer's record is still being written with that answer, never a 409", async () => {
+    const { id, apiKey } = await app.partner(10);
+    const stats = () =>
+      app.http.inject({
+        method: 'GET',
+        url: '/partners/stats',
+        headers: { 'x-api-key': apiKey, 'idempotency-key': 'stats-late' },
+      });
+    // A free answer: stored after delivery by a write of its own, which this retry must wait for.
+    const stored = await withSlowWrites(/^update idempotency_record/, 300, async () => {
+      const first = await stats();
+      expect(first.statusCode).toBe(200);
+      const retry = await stats();
+      expect(retry.statusCode).toBe(200);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toBe(first.body);
+    });
+    expect(stored).toBe(1);
+    // A paid answer: stored with its charge by a settlement held back the same way; charged once.
+    const settle = app.services.ledger.settle.bind(app.services.ledger);
+    app.services.ledger.settle = async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return settle(...args);
+    };
+    try {
+      const first = await gql(app, apiKey, '{ meteredTwo }', 'paid-late');
+      expect(first.statusCode).toBe(200);
+      const retry = await gql(app, apiKey, '{ meteredTwo }', 'paid-late');
+      expect(retry.statusCode).toBe(200);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toBe(first.body);
+    } finally {
+      app.services.ledger.settle = settle;
+    }
+    // A failed answer: its claim released late, after which the retry runs again (and is charged nothing).
+    const released = await withSlowWrites(
+      /^delete from idempotency_record where partner_id = \? and idempotency_key = \? and state = 'pending'/,
+      300,
+      async () => {
+        const failed = await gql(app, apiKey, '{ meteredFails }', 'fails-late');
+        expect(failed.json().errors[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
+        const retry = await gql(app, apiKey, '{ meteredFails }', 'fails-late');
+        expect(retry.statusCode).not.toBe(409);
+        expect(retry.headers['idempotent-replayed']).toBeUndefined();
+        expect(retry.json().errors[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
+      },
+    );
+    expect(released).toBe(2);
+    expect(await usage(app, id)).toEqual({ balance: 8, usage: 2, reserved: 0 });
+  });
+
+  it('refuses a repeat with 409 while the first request with the key is still running in the same process', async () => {
+    const { id, apiKey } = await app.partner(10);
+    const first = gql(app, apiKey, '{ meteredSlow(ms: 400) }', 'running');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const repeat = await gql(app, apiKey, '{ meteredSlow(ms: 400) }', 'running');
+    expect(repeat.statusCode).toBe(409);
+    expect((await first).statusCode).toBe(200);
+    const replay = await gql(app, apiKey, '{ meteredSlow(ms: 400) }', 'running');
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe((await first).body);
+    expect(await usage(app, id)).toEqual({ balance: 9, usage: 1, reserved: 0 });
+  });
+
   it('keys a record to the concrete path and query: one key on two webhook ids is refused, not replayed', async () => {
     const { id, apiKey } = await app.partner(10);
     const call = (method: 'GET' | 'POST' | 'DELETE', url: string, key?: string, payload?: unknown) =>

@@ -7,6 +7,21 @@ import type { Delivery } from './delivery.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
+/** Longest a repeat waits for an answered request's record to be written before it is told "in progress". */
+const ANSWER_WAIT_MS = 5000;
+
+/**
+ * A key this process claimed and still writes. Once its answer is being sent, a repeat can only come from
+ * a client that has (or will have) that answer, so it waits for the record instead of a 409.
+ */
+interface Claim {
+  /** `${partnerId}\n${key}` */
+  id: string;
+  /** Waits for the delivery's outcome, then for the record's write (stored, or released). */
+  written: () => Promise<void>;
+  /** Set once the answer is being sent: `written()` then. */
+  answered?: Promise<void>;
+}
 
 interface StoredRecord {
   request_hash: string;
@@ -47,6 +62,30 @@ export const idempotencyPlugin = fp(
     },
   ) => {
     const { db } = opts;
+    const claims = new Map<string, Claim>();
+    const claimOf = new WeakMap<FastifyRequest, Claim>();
+    // Any answer, 200 or not: a repeat arriving from here on is a retry of an answered request.
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      if (!request.delivery?.capturePayload) return done(null, payload);
+      const claim = claimOf.get(request);
+      if (claim && !claim.answered) {
+        // Nobody may be waiting: a failure to follow the write is not left unhandled.
+        claim.answered = claim
+          .written()
+          .catch((err) => request.log.warn({ err }, 'idempotency record write could not be followed'))
+          .finally(() => {
+            if (claims.get(claim.id) === claim) claims.delete(claim.id);
+          });
+      }
+      done(null, payload);
+    });
+    const bounded = (work: Promise<unknown>) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ANSWER_WAIT_MS);
+      });
+      return Promise.race([work, late]).finally(() => clearTimeout(timer));
+    };
     // Callback-style: most requests carry no key, and they pass without a promise or a microtask hop.
     app.addHook('preHandler', (request, reply, done) => {
       const header = request.headers['idempotency-key'];
@@ -68,6 +107,7 @@ export const idempotencyPlugin = fp(
         throw badInput('Idempotency-Key must be 1 to 255 visible ASCII characters');
       }
       const hash = requestHash(request);
+      const claimId = `${partnerId}\n${key}`;
       const now = new Date();
       const claim = () =>
         db.run(
@@ -85,11 +125,16 @@ export const idempotencyPlugin = fp(
         )[0];
       if ((await claim()) !== 1) {
         let record = await read();
-        // The first request may have answered already and be settling in this process (the answer is
-        // stored with its charge): wait for that rather than answer "in progress" to a prompt retry.
-        if (record?.state === 'pending' && opts.settled) {
-          await opts.settled(partnerId);
-          record = await read();
+        if (record?.state === 'pending' && record.request_hash === hash) {
+          // The first request may have answered already, its record still being written (a free answer)
+          // or settled with its charge: wait for that rather than answer "in progress" to a prompt retry.
+          // One claimed here and not answered yet is still running: refused below without waiting.
+          const mine = claims.get(claimId);
+          const writing = mine ? mine.answered : opts.settled?.(partnerId);
+          if (!mine || writing) {
+            if (writing) await bounded(writing);
+            record = await read();
+          }
         }
         const age = record ? now.getTime() - new Date(record.created_at).getTime() : Number.POSITIVE_INFINITY;
         const expired = age > RETENTION_MS;
@@ -120,6 +165,8 @@ export const idempotencyPlugin = fp(
       }
 
       delivery.capturePayload = true;
+      // The record's writes after the answer, which a waiting repeat must see finished.
+      const writes: Promise<void>[] = [];
       const store = (tx: Pick<Database, 'run'>) =>
         tx
           .run(
@@ -128,20 +175,44 @@ export const idempotencyPlugin = fp(
             [delivery.contentType ?? null, delivery.payload ?? '', partnerId, key],
           )
           .then(() => undefined);
-      const forget = () =>
-        void db
-          .run(`delete from idempotency_record where partner_id = ? and idempotency_key = ? and state = 'pending'`, [
-            partnerId,
-            key,
-          ])
-          .catch((err) => request.log.warn({ err }, 'idempotency record could not be released'));
+      const forget = () => {
+        writes.push(
+          db
+            .run(`delete from idempotency_record where partner_id = ? and idempotency_key = ? and state = 'pending'`, [
+              partnerId,
+              key,
+            ])
+            .then(
+              () => undefined,
+              (err) => request.log.warn({ err }, 'idempotency record could not be released'),
+            ),
+        );
+      };
       delivery.recordAnswer = store;
       delivery.forgetAnswer = forget;
+      let outcomeKnown!: () => void;
+      const outcome = new Promise<void>((resolve) => {
+        outcomeKnown = resolve;
+      });
+      const entry: Claim = {
+        id: claimId,
+        // Continues after every callback run with the outcome (this plugin's, then the charge's, which
+        // starts its settlement or calls `forget`), so each write is under way by then.
+        written: async () => {
+          await outcome;
+          await Promise.all(writes);
+          // A paid answer is stored by its settlement, in the charge's transaction; the ledger follows it.
+          if (delivery.holdsCredits) await opts.settled?.(partnerId);
+        },
+      };
+      claims.set(claimId, entry);
+      claimOf.set(request, entry);
       delivery.onOutcome((outcome) => {
+        outcomeKnown();
         // A paid answer is stored or forgotten by its settlement (same transaction as the charge).
         if (delivery.holdsCredits) return;
         if (!(outcome.delivered && outcome.statusCode === 200)) return forget();
-        store(db).catch((err) => request.log.warn({ err }, 'idempotency record could not be stored'));
+        writes.push(store(db).catch((err) => request.log.warn({ err }, 'idempotency record could not be stored')));
       });
       return false;
     };
