@@ -14,7 +14,6 @@ import { openDatabase } from './platform/db/orm.js';
 import { buildSupergraph } from './platform/gateway/supergraph.js';
 import type { SubgraphDefinition } from './platform/graphql/subgraph.js';
 import { buildHiveGateway } from './platform/routers/hive/gateway.js';
-import { pinTickObjectShape } from './platform/tick-shape.js';
 
 export async function startHiveGateway(
   config: Config,
@@ -51,7 +50,6 @@ export async function startHiveGateway(
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  pinTickObjectShape();
   try {
     const config = loadConfig();
     const gateway = await startHiveGateway(config);

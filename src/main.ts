@@ -3,8 +3,6 @@
 import { requireSupportedNode } from './platform/node-version.js';
 
 requireSupportedNode();
-// Before anything else runs: see tick-shape.ts (17 % of a single lookup's instructions without it).
-(await import('./platform/tick-shape.js')).pinTickObjectShape();
 const { loadConfigOrExplain } = await import('./platform/config.js');
 
 async function main(): Promise<void> {
@@ -20,7 +18,6 @@ async function main(): Promise<void> {
   const { seedDemoNames } = await import('./features/resolution/registry/demo.js');
   const { DatabaseUnreachableError } = await import('./platform/db/orm.js');
   const { startupSummary } = await import('./startup-summary.js');
-  const { releaseStartUpMemory } = await import('./platform/start-up-memory.js');
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
     app = await buildApp(config);
@@ -55,8 +52,6 @@ async function main(): Promise<void> {
       if (process.stdout.isTTY) process.stdout.write(sandboxBanner(created.key, created.keyFile, config.port));
     }
   }
-
-  releaseStartUpMemory();
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -13,7 +13,6 @@ import type { RequestContext } from './platform/graphql/context.js';
 import { buildSubgraph, type SubgraphDefinition } from './platform/graphql/subgraph.js';
 import { requestIdOptions } from './platform/http/server-options.js';
 import { coalesceWrites } from './platform/http/write-coalescing.js';
-import { pinTickObjectShape } from './platform/tick-shape.js';
 import { createServices } from './services.js';
 
 export interface SubgraphServer {
@@ -101,7 +100,6 @@ export async function serveSubgraph(definition: SubgraphDefinition, config: Conf
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  pinTickObjectShape();
   const name = process.argv[2];
   const definition = subgraphs.find((s) => s.name === name);
   if (!definition) {
