@@ -1,10 +1,8 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { type DocumentNode, type GraphQLSchema, parse } from 'graphql';
 import { buildSchemaSync, createResolversMap, type NonEmptyArray } from 'type-graphql';
 import { CREDITS_DIRECTIVE_SDL, CREDITS_SPEC_URL } from './credits-directive.js';
-import { directResolvers } from './direct-resolvers.js';
 
 /** What a subgraph folder exports: its type-graphql resolvers plus federation entity reference resolvers. */
 export interface SubgraphDefinition {
@@ -30,6 +28,11 @@ const FEDERATION_HEADER = `extend schema
 ${CREDITS_DIRECTIVE_SDL}
 `;
 
+/** The resolver map `buildSubgraphSchema` takes, as its published signature declares it. */
+type SubgraphResolvers = NonNullable<
+  Extract<Parameters<typeof buildSubgraphSchema>[0], { typeDefs: unknown }>['resolvers']
+>;
+
 /** type-graphql wants a PubSub to build any subscription; ours bring their own `subscribe` and use no topics. */
 const noTopics = {
   publish() {},
@@ -51,8 +54,8 @@ export function buildSubgraph(def: SubgraphDefinition): BuiltSubgraph {
   // Without locations: the schema keeps these nodes for the process's life, and with locations each holds
   // the whole SDL's token list; composition reports its errors by message (compose.ts), never by position.
   const typeDefs = parse(sdl, { noLocation: true });
-  const resolvers = createResolversMap(typeSchema) as GraphQLResolverMap<unknown>;
-  directResolvers(def.resolvers, typeSchema, resolvers);
+  // The field resolvers of the schema type-graphql built; its declared map type is looser than Apollo's.
+  const resolvers = createResolversMap(typeSchema) as SubgraphResolvers;
   for (const [typeName, resolveReference] of Object.entries(def.references ?? {})) {
     resolvers[typeName] = { ...(resolvers[typeName] as object), __resolveReference: resolveReference };
   }
