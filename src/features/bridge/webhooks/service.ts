@@ -190,6 +190,11 @@ export class WebhookService {
   private readonly owner = randomUUID();
   /** Webhooks with a delivery in flight from this process. */
   private readonly sending = new Set<string>();
+  /** Rows of this process's open subscriptions, renewed while open. */
+  private readonly openSlots = new Set<string>();
+  /** Rows of ended subscriptions still to delete, with their transfer. */
+  private readonly freeing = new Map<string, { partnerId: string; txHash: string }>();
+  private freeingRun: Promise<void> | undefined;
   /** Slot taking per partner, one at a time in this process (processes race only each other). */
   private readonly slotQueues = new Map<string, Promise<unknown>>();
   private stopped = false;
@@ -424,6 +429,7 @@ export class WebhookService {
     let stream: StatusStream | undefined;
     try {
       slot = await this.takeSlot(partner.id, txHash);
+      this.openSlots.add(slot);
       const taken = slot;
       stream = new StatusStream((ended) => {
         const streams = this.topics.get(topic);
@@ -454,10 +460,41 @@ export class WebhookService {
 
   /** What an ended subscription held, given back: its charge (released unless charged), slot and follow. */
   private async released(partnerId: string, txHash: string, slot: string | undefined, charge: HeldCharge) {
+    if (slot) {
+      this.openSlots.delete(slot);
+      this.freeing.set(slot, { partnerId, txHash });
+      this.freeingRun ??= this.freeSlots().finally(() => {
+        this.freeingRun = undefined;
+      });
+      this.track(this.freeingRun);
+    }
     await charge.end();
-    if (!slot) return;
-    await this.db.run('delete from bridge_subscription where id = ?', [slot]);
-    await this.stopIfUnneeded(partnerId, txHash);
+  }
+
+  /**
+   * Deletes the rows of ended subscriptions, many at once (a closed socket may end a thousand), then stops
+   * the follows they leave unneeded. Retried while the database refuses; a row it never manages to delete
+   * is no longer renewed, so it expires.
+   */
+  private async freeSlots(): Promise<void> {
+    for (let failures = 0; this.freeing.size > 0 && failures < 6; ) {
+      const batch = [...this.freeing].slice(0, 500);
+      try {
+        await this.db.run(
+          `delete from bridge_subscription where id in (${batch.map(() => '?').join(', ')})`,
+          batch.map(([id]) => id),
+        );
+        for (const [id] of batch) this.freeing.delete(id);
+        const topics = new Map(batch.map(([, t]) => [`${t.partnerId}:${t.txHash}`, t]));
+        for (const { partnerId, txHash } of topics.values()) await this.stopIfUnneeded(partnerId, txHash);
+        failures = 0;
+      } catch (err) {
+        failures += 1;
+        this.log.warn({ err, failures }, 'could not free ended subscriptions; retrying');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 50 * 2 ** failures)));
+      }
+    }
+    this.freeing.clear();
   }
 
   /**
@@ -529,13 +566,18 @@ export class WebhookService {
     );
   }
 
-  /** Keeps this process's subscription rows alive while they are open. */
+  /** Keeps this process's subscription rows alive while they are open (only those: an ended one expires). */
   private async renewSubscriptions(): Promise<void> {
-    if (this.stopped || this.topics.size === 0) return;
-    await this.db.run('update bridge_subscription set expires_at = ? where owner = ?', [
-      new Date(Date.now() + SUBSCRIPTION_LEASE_MS),
-      this.owner,
-    ]);
+    if (this.stopped || this.openSlots.size === 0) return;
+    const ids = [...this.openSlots];
+    const expiresAt = new Date(Date.now() + SUBSCRIPTION_LEASE_MS);
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      await this.db.run(
+        `update bridge_subscription set expires_at = ? where id in (${chunk.map(() => '?').join(', ')})`,
+        [expiresAt, ...chunk],
+      );
+    }
   }
 
   private publish(partnerId: string, change: StatusChange): void {

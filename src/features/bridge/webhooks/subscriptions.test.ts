@@ -20,6 +20,12 @@ import {
   waitFor,
 } from './push.test-helper.js';
 
+/**
+ * LI.FI refusing the question: no status, so no event. Not a 5xx, which would open the provider's circuit
+ * breaker and make later looks fail without asking.
+ */
+const CANNOT_ANSWER = { status: 400, json: { message: 'Invalid txHash', code: 1011 } };
+
 /** What a bridgeStatus call costs (schema.test.ts pins the price table): what a subscription start costs. */
 const STATUS_PRICE = 1;
 
@@ -27,7 +33,7 @@ describe('subscriptions are priced and bounded', () => {
   let lifi: Standin;
   let app: TestApp;
   let wsUrl: string;
-  /** LI.FI's answer per transaction hash; a hash not listed is unavailable (503). */
+  /** LI.FI's answer per transaction hash; a hash not listed cannot be answered. */
   const answers = new Map<string, unknown>();
   const sockets: RawSocket[] = [];
 
@@ -41,7 +47,7 @@ describe('subscriptions are priced and bounded', () => {
     lifi = await startStandin();
     lifi.reply('/v1/status', (req) => {
       const json = answers.get(req.query.txHash?.toLowerCase() ?? '');
-      return json ? { json } : { status: 503, json: { message: 'unavailable' } };
+      return json ? { json } : CANNOT_ANSWER;
     });
     app = await startTestApp({
       LIFI_API_URL: `${lifi.url}/v1`,
@@ -147,7 +153,11 @@ describe('subscriptions are priced and bounded', () => {
   it('caps open subscriptions per partner, refusing for free', async () => {
     const { id, apiKey } = await app.partner(10);
     const socket = await open(apiKey);
-    for (const i of [10, 11, 12, 13]) socket.subscribe(`s${i}`, SUBSCRIPTION, { tx: txHash(i) });
+    for (const i of [10, 11, 12]) socket.subscribe(`s${i}`, SUBSCRIPTION, { tx: txHash(i) });
+    const rows = async () =>
+      (await app.services.db.query('select 1 from bridge_subscription where partner_id = ?', [id])).length;
+    await waitFor('three open', async () => (await rows()) === 3);
+    socket.subscribe('s13', SUBSCRIPTION, { tx: txHash(13) });
     await socket.waitFor('the refusal', () => errorCode(socket, 's13') !== undefined);
     expect(errorCode(socket, 's13')).toBe('RATE_LIMITED');
     expect(['s10', 's11', 's12'].map((s) => errorCode(socket, s))).toEqual([undefined, undefined, undefined]);
@@ -291,7 +301,7 @@ describe('subscriptions across two processes', () => {
     lifi = await startStandin();
     lifi.reply('/v1/status', (req) => {
       const json = answers.get(req.query.txHash?.toLowerCase() ?? '');
-      return json ? { json } : { status: 503, json: { message: 'unavailable' } };
+      return json ? { json } : CANNOT_ANSWER;
     });
     const env = {
       LIFI_API_URL: `${lifi.url}/v1`,
