@@ -13,6 +13,7 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import { creditHeaders, RequestCharge } from '../credits/charging.js';
 import { collectRootFields, type RootField } from '../credits/root-fields.js';
 import { httpStatusOfResult } from '../graphql/errors.js';
@@ -71,7 +72,8 @@ export function directGraphql(opts: {
   // Without locations: the schema keeps its AST nodes, and with locations every token of the API schema's text.
   const schema = buildSchema(opts.apiSdl, { noLocation: true });
   const rules = [...specifiedRules, knownRootOperationRule, limitsValidationRule(opts.limits)];
-  const prepared = new Map<string, Prepared | null>();
+  // A text that does not parse is remembered as false (the cache holds no null).
+  const prepared = new LRUCache<string, Prepared | false>({ max: MAX_PREPARED });
 
   const prepareUncached = (query: string): Prepared | null => {
     try {
@@ -90,11 +92,10 @@ export function directGraphql(opts: {
     }
   };
   const prepare = (query: string): Prepared | null => {
-    let entry = prepared.get(query);
-    if (entry !== undefined) return entry;
-    entry = prepareUncached(query);
-    if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value as string);
-    prepared.set(query, entry);
+    const known = prepared.get(query);
+    if (known !== undefined) return known || null;
+    const entry = prepareUncached(query);
+    prepared.set(query, entry ?? false);
     return entry;
   };
 
@@ -114,7 +115,7 @@ export function directGraphql(opts: {
   };
 
   /** Query texts of persisted-query hashes registered here (their hash checked), for `refuseNullVariables`. */
-  const persisted = new Map<string, string>();
+  const persisted = new LRUCache<string, string>({ max: MAX_PREPARED });
   const hashOf = (extensions: unknown): string | undefined => {
     const hash = (extensions as { persistedQuery?: { sha256Hash?: unknown } } | null | undefined)?.persistedQuery
       ?.sha256Hash;
@@ -145,7 +146,6 @@ export function directGraphql(opts: {
     if (text !== undefined && source.extensions !== undefined) {
       const hash = hashOf(json(source.extensions));
       if (hash !== undefined && !persisted.has(hash) && createHash('sha256').update(text).digest('hex') === hash) {
-        if (persisted.size >= MAX_PREPARED) persisted.delete(persisted.keys().next().value as string);
         persisted.set(hash, text);
       }
     }

@@ -1,24 +1,25 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { type DocumentNode, execute, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
+import { LRUCache } from 'lru-cache';
 
 /**
  * An in-process subgraph, like `LocalGraphQLDataSource`, minus its per-request parse and validate.
  *
  * The gateway sends each subgraph the operation text of a cached query plan's fetch node, so the same
- * few strings arrive over and over with different variables. `LocalGraphQLDataSource` runs `graphql()`
- * on each: parse, full validation against the subgraph schema, then execution. Profiles of the bench
- * (bench/results/profile.md) put that validation at about a fifth of the CPU time of a single public
- * lookup. Here each distinct text is parsed and validated once and the result kept (bounded, oldest
- * first out); variables are still coerced and checked by `execute` on every request, and a text that
- * fails validation keeps failing the same way.
+ * few strings arrive over and over with different variables, and `LocalGraphQLDataSource` would parse and
+ * validate each one again. Here each distinct text is parsed and validated once and the result kept (a
+ * bounded LRU cache); variables are still coerced and checked by `execute` on every request, and a text
+ * that fails validation keeps failing the same way.
  */
 export class CachedLocalDataSource<TContext extends Record<string, unknown>> implements GraphQLDataSource<TContext> {
-  private readonly documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
+  private readonly documents: LRUCache<string, DocumentNode | readonly GraphQLError[]>;
 
   constructor(
     readonly schema: GraphQLSchema,
-    private readonly maxDocuments = 1000,
-  ) {}
+    maxDocuments = 1000,
+  ) {
+    this.documents = new LRUCache({ max: maxDocuments });
+  }
 
   async process({ request, context }: GraphQLDataSourceProcessOptions<TContext>) {
     const document = this.document(request.query ?? '');
@@ -44,8 +45,7 @@ export class CachedLocalDataSource<TContext extends Record<string, unknown>> imp
       result = [err instanceof GraphQLError ? err : new GraphQLError(String(err))];
     }
     // Plans are cached by the gateway too, so this stays small; the bound only guards against a stream
-    // of distinct operations (each costing one parse and validate, as before).
-    if (this.documents.size >= this.maxDocuments) this.documents.delete(this.documents.keys().next().value as string);
+    // of distinct operations (each costing one parse and validate).
     this.documents.set(query, result);
     return result;
   }

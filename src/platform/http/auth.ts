@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import { unauthenticated } from '../errors.js';
 import type { AuthenticatedPartner } from '../graphql/context.js';
 import { andThen, type Maybe } from '../maybe.js';
@@ -29,7 +30,7 @@ export const KNOWN_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * Remembers keys that verified, by their SHA-256 (the key itself is not kept), for `ttlMs`; requests that
  * arrive together for one key share one check. A key that fails is never remembered, so a key issued a
- * moment ago works at once. Bounded: past the limit the oldest entries go first.
+ * moment ago works at once. Bounded: past the limit the least recently used entries go first.
  *
  * `unknownKey`, when given, runs before a key neither cached nor known valid (verified in the last
  * KNOWN_KEY_TTL_MS) is looked up: the failed-key budget's check, which may refuse it by throwing.
@@ -38,32 +39,24 @@ export function verifiedKeyCache(
   verify: (key: string) => Promise<AuthenticatedPartner | null>,
   ttlMs: number,
 ): (key: string, unknownKey?: () => Maybe<void>) => Maybe<AuthenticatedPartner | null> {
-  const cached = new Map<
-    string,
-    { until: number; partner: Promise<AuthenticatedPartner | null>; verified?: AuthenticatedPartner }
-  >();
-  /** Key hashes that verified, with when that stops counting; refreshed at each verification. */
-  const valid = new Map<string, number>();
+  type Entry = { partner: Promise<AuthenticatedPartner | null>; verified?: AuthenticatedPartner };
+  const cached = ttlMs > 0 ? new LRUCache<string, Entry>({ max: KEY_CACHE_MAX, ttl: ttlMs }) : undefined;
+  /** Key hashes that verified; refreshed at each verification. */
+  const valid = new LRUCache<string, true>({ max: KEY_CACHE_MAX, ttl: KNOWN_KEY_TTL_MS });
   const lookUp = (id: string, key: string): Promise<AuthenticatedPartner | null> => {
     const partner = verify(key);
     partner.then(
       (found) => {
-        valid.delete(id);
-        if (!found) return;
-        if (valid.size >= KEY_CACHE_MAX) valid.delete(valid.keys().next().value as string);
-        valid.set(id, Date.now() + KNOWN_KEY_TTL_MS);
+        if (found) valid.set(id, true);
+        else valid.delete(id);
       },
       () => {},
     );
-    if (ttlMs <= 0) return partner;
-    const entry: { until: number; partner: typeof partner; verified?: AuthenticatedPartner } = {
-      until: Date.now() + ttlMs,
-      partner,
-    };
-    if (cached.size >= KEY_CACHE_MAX) cached.delete(cached.keys().next().value as string);
+    if (!cached) return partner;
+    const entry: Entry = { partner };
     cached.set(id, entry);
     const forget = () => {
-      if (cached.get(id) === entry) cached.delete(id);
+      if (cached.peek(id) === entry) cached.delete(id);
     };
     partner.then((found) => {
       if (found) entry.verified = found;
@@ -73,12 +66,10 @@ export function verifiedKeyCache(
   };
   return (key, unknownKey) => {
     const id = hash('sha256', key, 'base64');
-    const now = Date.now();
-    const hit = cached.get(id);
+    const hit = cached?.get(id);
     // Once verified, the partner itself: a partner's request then passes the key check without a promise.
-    if (hit && hit.until > now) return hit.verified ?? hit.partner;
-    if (hit) cached.delete(id);
-    if (!unknownKey || (valid.get(id) ?? 0) > now) return lookUp(id, key);
+    if (hit) return hit.verified ?? hit.partner;
+    if (!unknownKey || valid.has(id)) return lookUp(id, key);
     return andThen(unknownKey(), () => lookUp(id, key));
   };
 }

@@ -1,38 +1,39 @@
+import { LRUCache } from 'lru-cache';
+
+/** lru-cache holds no null: a cached "nothing" is stored as this. */
+const NOTHING = Symbol('nothing');
+
 /**
- * A bounded cache whose entries expire after a TTL. Map keeps insertion order, so re-inserting on write
- * and evicting from the front drops the entry written longest ago once `maxEntries` is reached.
+ * A bounded cache whose entries expire after a TTL, least recently used evicted first. A TTL or size of
+ * 0 turns it off.
  */
 export class TtlCache<V> {
-  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  private readonly entries: LRUCache<string, NonNullable<V> | typeof NOTHING> | undefined;
 
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(ttlMs: number, maxEntries: number, now: () => number = Date.now) {
+    if (ttlMs <= 0 || maxEntries <= 0) return;
+    // Bounded by count through maxSize: `max` would allocate all of an operator-set size up front. The clock
+    // is read on every check (ttlResolution 0), so an injected one is followed exactly.
+    this.entries = new LRUCache({
+      maxSize: maxEntries,
+      sizeCalculation: () => 1,
+      ttl: ttlMs,
+      ttlResolution: 0,
+      perf: { now },
+    });
+  }
 
   /** The live entry of `key`, or undefined on a miss (a cached "nothing" is stored as null). */
   get(key: string): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.value;
+    const value = this.entries?.get(key);
+    return value === NOTHING ? (null as V) : value;
   }
 
   set(key: string, value: V): void {
-    if (this.ttlMs <= 0 || this.maxEntries <= 0) return;
-    this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
-    }
+    this.entries?.set(key, value ?? NOTHING);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries?.size ?? 0;
   }
 }
