@@ -26,6 +26,6 @@ VOLUME ["/data"]
 EXPOSE 4000
 USER node
 HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# node directly (not npm start) so SIGTERM reaches the server and it drains in-flight requests.
-# The V8 flags of `npm start` (package.json): see README, "Memory".
-CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=100", "dist/src/main.js"]
+# package.json's start command, flags included (docs/operations.md, "Start"), exec'd so node is PID 1:
+# npm start would build first and would not pass SIGTERM on, so in-flight requests would not drain.
+CMD ["sh", "-c", "exec $(node -p \"require('./package.json').scripts.start\")"]
