@@ -339,12 +339,16 @@ async function scaleStep(bench: BenchDatabase, server: Child, baseline: Child, l
  */
 async function plans(bench: BenchDatabase): Promise<Record<string, string>> {
   const explain = bench.db.dialect === 'postgresql' ? 'explain (costs off)' : 'explain query plan';
-  const sent = async (run: (db: Pick<Database, 'query' | 'dialect'>) => Promise<unknown>) => {
+  const sent = async (run: (db: Pick<Database, 'query' | 'queryRows' | 'dialect'>) => Promise<unknown>) => {
     let statement: [string, unknown[]] = ['', []];
     await run({
       dialect: bench.db.dialect,
       query: async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
         statement = [sql, params];
+        return [];
+      },
+      queryRows: async <T>(sql: string, params: readonly unknown[] = []): Promise<T[]> => {
+        statement = [sql, [...params]];
         return [];
       },
     });

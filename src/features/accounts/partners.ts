@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { type InferEntity, raw } from '@mikro-orm/core';
 import type { SqlEntityManager as EntityManager } from '@mikro-orm/sql';
 import { ApiKey, LedgerEntry, Partner } from '../../platform/db/entities/index.js';
-import { ROWS_AS_ARRAYS } from '../../platform/db/node-sqlite-dialect.js';
 import type { Database } from '../../platform/db/orm.js';
 import { AppError } from '../../platform/errors.js';
 import { type IssuedKey, issueApiKey, UUID } from './api-keys.js';
@@ -155,16 +154,16 @@ export async function listPartners(db: Database): Promise<PartnerSummary[]> {
 
 /**
  * The stats of one partner: one statement rather than `em.findOne`, whose query building and hydration
- * were ~40 % of a stats call's CPU (bench/results/profile.md), its row as an array and on PostgreSQL
- * named, so planned once per connection (statement-names.ts). Also the available balance (balance −
- * reserved) the same row gives, which the answer's `x-credits-remaining` would otherwise read again.
+ * cost much of a stats call, its row as an array (`queryRows`: on PostgreSQL a named statement, planned
+ * once per connection). Also the available balance (balance − reserved) the same row gives, which the
+ * answer's `x-credits-remaining` would otherwise read again.
  */
 export async function partnerStats(
   db: Database,
   partnerId: string,
 ): Promise<{ stats: PartnerStats; available: number } | null> {
-  const [row] = await db.query<[string, string, number | string, number | string, number | string]>(
-    `${ROWS_AS_ARRAYS}select name, email, credit_balance, credit_usage, credit_reserved from partner where id = ?`,
+  const [row] = await db.queryRows<[string, string, number | string, number | string, number | string]>(
+    `select name, email, credit_balance, credit_usage, credit_reserved from partner where id = ?`,
     [partnerId],
   );
   if (!row) return null;

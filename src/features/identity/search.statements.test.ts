@@ -38,14 +38,16 @@ afterAll(() => app?.stop());
 /** Runs `fn` and returns the registry statements it sent (background sweepers share the handle). */
 async function registryStatements(fn: () => Promise<void>): Promise<string[]> {
   const query = vi.spyOn(app.services.db, 'query');
+  const queryRows = vi.spyOn(app.services.db, 'queryRows');
   const run = vi.spyOn(app.services.db, 'run');
   try {
     await fn();
-    return [...query.mock.calls, ...run.mock.calls]
+    return [...query.mock.calls, ...queryRows.mock.calls, ...run.mock.calls]
       .map(([sql]) => String(sql))
       .filter((sql) => sql.includes('mns_name') || sql.includes('name_index'));
   } finally {
     query.mockRestore();
+    queryRows.mockRestore();
     run.mockRestore();
   }
 }

@@ -17,13 +17,17 @@ import { seedDemoNames } from './registry/demo.js';
 import { countNames, findPrimaryNames } from './registry/store.js';
 
 /** A handle on `target` that records the statements sent through it, to explain them after. */
-function recorder(target: Pick<Database, 'query' | 'dialect'>) {
+function recorder(target: Pick<Database, 'query' | 'queryRows' | 'dialect'>) {
   const sent: { sql: string; params: unknown[] }[] = [];
-  const recording: Pick<Database, 'query' | 'dialect'> = {
+  const recording: Pick<Database, 'query' | 'queryRows' | 'dialect'> = {
     dialect: target.dialect,
     query: <T>(sql: string, params: unknown[] = []) => {
       sent.push({ sql, params });
       return target.query<T>(sql, params);
+    },
+    queryRows: <T extends unknown[]>(sql: string, params: readonly unknown[] = []) => {
+      sent.push({ sql, params: [...params] });
+      return target.queryRows<T>(sql, params);
     },
   };
   return { sent, recording };
@@ -84,7 +88,7 @@ describe('MNS naming provider', () => {
   it('answers many names in one statement, in input order, as records() would', async () => {
     const mns = createMnsProvider(db);
     const asked = ['bob.snow', 'ALICE', 'old.snow', 'not a name', 'nobody.snow', 'alice.snow'];
-    const query = vi.spyOn(db, 'query');
+    const query = vi.spyOn(db, 'queryRows');
     let many: Awaited<ReturnType<NonNullable<typeof mns.recordsMany>>>;
     try {
       many = await (mns.recordsMany as NonNullable<typeof mns.recordsMany>)(asked);

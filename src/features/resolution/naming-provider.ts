@@ -28,7 +28,7 @@ export const MNS_INFO: NamingProviderInfo = {
  * its mainnet record; expired names do not resolve. Always enabled: the registry is the service's own.
  */
 export function createMnsProvider(
-  from: Pick<Database, 'query' | 'dialect'> | MnsSources,
+  from: Pick<Database, 'query' | 'queryRows' | 'dialect'> | MnsSources,
   networks: readonly MnsNetwork[] = MNS_NETWORKS,
 ): NamingProvider {
   const sources = from instanceof MnsSources ? from : new MnsSources([createRegistrySource(from)]);

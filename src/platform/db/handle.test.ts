@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { ApiKey, Partner } from './entities/index.js';
 import { reserveCredits, settleHeld } from './ledger-statements.js';
-import { ROWS_AS_ARRAYS } from './node-sqlite-dialect.js';
 import { type Database, openDatabase } from './orm.js';
 
 describe('database handle on MikroORM', () => {
@@ -156,23 +155,41 @@ describe('database handle on MikroORM', () => {
     });
   });
 
-  it('answers rows as arrays for a statement marked so, and as objects otherwise, in and out of transactions', async () => {
+  it('answers rows as arrays through queryRows, and the same text as objects through query', async () => {
     const sql = "select 1 as a, 'x' as b union all select 2, null";
-    expect(await db.query(`${ROWS_AS_ARRAYS}${sql}`)).toEqual([
+    expect(await db.queryRows(sql)).toEqual([
       [1, 'x'],
       [2, null],
     ]);
-    // The same text unmarked is another statement, still answering objects.
     expect(await db.query(sql)).toEqual([
       { a: 1, b: 'x' },
       { a: 2, b: null },
     ]);
-    // Values stay bound, `?` numbered for PostgreSQL on the marked path too.
-    expect(
-      await db.query(`${ROWS_AS_ARRAYS}select cast(? as text) as a, cast(? as text) as b`, ["it's", null]),
-    ).toEqual([["it's", null]]);
-    expect(
-      await db.transaction((tx) => tx.query(`${ROWS_AS_ARRAYS}select 3 as c, cast(? as text) as d`, ['y'])),
-    ).toEqual([[3, 'y']]);
+    expect(await db.queryRows(sql)).toEqual([
+      [1, 'x'],
+      [2, null],
+    ]);
+    // Values stay bound, `?` numbered for PostgreSQL on this path too; columns may share a name.
+    expect(await db.queryRows('select cast(? as text) as a, cast(? as text) as a', ["it's", null])).toEqual([
+      ["it's", null],
+    ]);
+  });
+
+  it('answers queryRows after a transaction that holds the connection, and with its writes', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await db.run('create table if not exists rows_after (n integer)');
+    const writing = db.transaction(async (tx) => {
+      await tx.run('insert into rows_after (n) values (?)', [7]);
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const reading = db.queryRows<[number]>('select n from rows_after');
+    release();
+    await writing;
+    expect(await reading).toEqual([[7]]);
+    await db.run('drop table rows_after');
   });
 });

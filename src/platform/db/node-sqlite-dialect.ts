@@ -1,5 +1,6 @@
 import type { StatementSync } from 'node:sqlite';
 import { NodeSqliteDialect } from '@mikro-orm/sql';
+import { LRUCache } from 'lru-cache';
 
 /**
  * MikroORM exports its node:sqlite dialect but not the Kysely `SqliteDialect` it extends, whose
@@ -12,16 +13,6 @@ const SqliteDialect = Object.getPrototypeOf(NodeSqliteDialect) as new (config: {
 if (typeof SqliteDialect !== 'function' || !('createDriver' in SqliteDialect.prototype))
   throw new Error('@mikro-orm/sql: NodeSqliteDialect no longer extends a Kysely dialect');
 
-/**
- * A statement whose text starts with this comment answers its rows as arrays of column values, in the
- * order of its select list, as the bench's baseline reads them: node:sqlite builds an array for a row
- * faster than an object with named properties (a 1000-row reverse batch, 4 columns: ~1.3 against ~1.8 ms
- * in a micro-benchmark), and so does pg (orm.ts). For the hottest statements, whose callers read columns
- * by position; their column names must differ (inside a PostgreSQL transaction, arrays are made from
- * the object rows).
- */
-export const ROWS_AS_ARRAYS = '/* rows as arrays */ ';
-
 /** What Kysely's SQLite connection answers for a statement: rows of a reader, else the rows changed. */
 export interface SqliteResult {
   rows: unknown[];
@@ -30,22 +21,30 @@ export interface SqliteResult {
 
 /**
  * The connection's statements, run at once. Kysely queues every statement behind a mutex (one
- * connection) and reaches it through several layers of promises, ~2.4 µs a statement; a statement that
- * comes while no transaction is open has nothing to wait for, so the caller may run it here instead.
+ * connection) and reaches it through several layers of promises; a statement that comes while no
+ * transaction is open has nothing to wait for, so the caller may run it here instead.
  */
 export interface SqliteNow {
   /** True while a transaction is open on the connection: statements must then queue behind it. */
   readonly inTransaction: boolean;
   /** Runs one statement as Kysely's SQLite connection runs it. */
   execute(sql: string, params: readonly unknown[]): SqliteResult;
+  /** Runs a read and answers its rows as arrays of column values (`StatementSync#setReturnArrays`). */
+  rows<T extends unknown[]>(sql: string, params: readonly unknown[]): T[];
+}
+
+interface Prepared {
+  stmt: StatementSync;
+  /** Whether it answers rows (as Kysely's driver asks). */
+  reader: boolean;
 }
 
 /**
  * Kysely dialect for `node:sqlite`, like MikroORM's `NodeSqliteDialect` but keeping prepared statements.
  *
- * The stock bridge calls `db.prepare(sql)` on every query; profiles of the public lookups on the
- * embedded database put that compile at ~13 % of the server's CPU. The service runs a small, fixed set
- * of statement texts, so each is compiled once and reused (bounded, oldest first out).
+ * The stock bridge compiles every statement again with `db.prepare(sql)`, a large part of a public
+ * lookup's CPU. The service runs a small, fixed set of statement texts, so each is compiled once and
+ * reused (bounded, least recently used out).
  */
 export class CachedNodeSqliteDialect extends SqliteDialect {
   readonly #opened: { now?: SqliteNow };
@@ -62,20 +61,26 @@ export class CachedNodeSqliteDialect extends SqliteDialect {
     super({
       database: async () => {
         const db = new DatabaseSync(dbName, { timeout: busyTimeoutMs });
-        // Each text compiled once, with whether it answers rows (as Kysely's driver asks).
-        const statements = new Map<string, { stmt: StatementSync; reader: boolean }>();
-        const statement = (sql: string): { stmt: StatementSync; reader: boolean } => {
+        // Each text compiled once; a text read as arrays is its own statement, set to answer arrays.
+        const statements = new LRUCache<string, Prepared>({ max: maxStatements });
+        const arrayStatements = new LRUCache<string, StatementSync>({ max: maxStatements });
+        const statement = (sql: string): Prepared => {
           let cached = statements.get(sql);
           if (!cached) {
-            const stmt = db.prepare(sql);
-            const arrays = sql.startsWith(ROWS_AS_ARRAYS);
-            if (arrays) stmt.setReturnArrays(true);
-            const reader = arrays || /^\s*(select|pragma|explain|with)/i.test(sql) || /\breturning\b/i.test(sql);
-            cached = { stmt, reader };
-            if (statements.size >= maxStatements) statements.delete(statements.keys().next().value as string);
+            const reader = /^\s*(select|pragma|explain|with)/i.test(sql) || /\breturning\b/i.test(sql);
+            cached = { stmt: db.prepare(sql), reader };
             statements.set(sql, cached);
           }
           return cached;
+        };
+        const arrayStatement = (sql: string): StatementSync => {
+          let stmt = arrayStatements.get(sql);
+          if (!stmt) {
+            stmt = db.prepare(sql);
+            stmt.setReturnArrays(true);
+            arrayStatements.set(sql, stmt);
+          }
+          return stmt;
         };
         const database = {
           prepare(sql: string) {
@@ -91,6 +96,7 @@ export class CachedNodeSqliteDialect extends SqliteDialect {
           close() {
             opened.now = undefined;
             statements.clear();
+            arrayStatements.clear();
             db.close();
           },
         };
@@ -105,6 +111,8 @@ export class CachedNodeSqliteDialect extends SqliteDialect {
             const { changes } = stmt.run(...(params as never[]));
             return { rows: [], numAffectedRows: BigInt(changes) };
           },
+          // With setReturnArrays(true), `all` answers arrays; node:sqlite's types describe only objects.
+          rows: <T>(sql: string, params: readonly unknown[]) => arrayStatement(sql).all(...(params as never[])) as T[],
         };
         return database;
       },

@@ -9,14 +9,14 @@ import {
   SqliteDriver,
   type SqlOptions,
 } from '@mikro-orm/sql';
+import { LRUCache } from 'lru-cache';
 import type { Pool } from 'pg';
 import { isoTimestamp } from '../iso-timestamp.js';
 import { allEntities, SchemaNamingStrategy } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
-import { CachedNodeSqliteDialect, ROWS_AS_ARRAYS, type SqliteNow } from './node-sqlite-dialect.js';
+import { CachedNodeSqliteDialect, type SqliteNow } from './node-sqlite-dialect.js';
 import { earlierFailure, recordFailure } from './request-scope.js';
 import { sqliteMappedType } from './sqlite-datetime.js';
-import { stallAfterMs, watchStalls } from './stall-watchdog.js';
 import { StatementNames } from './statement-names.js';
 import { describeDatabaseError, isDatabaseUnavailable, maskDatabaseUrl } from './unavailable.js';
 
@@ -28,6 +28,12 @@ export interface Database {
   dialect: Dialect;
   /** Runs a statement and returns its rows (`RETURNING` works on both dialects). */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Runs a read outside any transaction and returns each row as an array of its column values, in the
+   * order of the select list: cheaper for both drivers to build than objects, for the hottest reads. On
+   * PostgreSQL each text is a named prepared statement (statement-names.ts).
+   */
+  queryRows<T extends unknown[] = unknown[]>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   /** Runs a statement and returns the number of rows it changed. */
   run(sql: string, params?: unknown[]): Promise<number>;
   /** Runs `fn` in one transaction; statements inside must use the `tx` handle. */
@@ -55,8 +61,7 @@ const rawStatement = (sql: string, parameters: readonly unknown[]): CompiledStat
 });
 
 /** Statement texts seen, with their PostgreSQL placeholders: the service runs a bounded set of texts. */
-const numbered = new Map<string, string>();
-const NUMBERED_MAX = 2000;
+const numbered = new LRUCache<string, string>({ max: 2000 });
 
 /**
  * `?` placeholders as PostgreSQL takes them (`$1`, `$2`, …), read as MikroORM's `formatQuery` reads them:
@@ -69,7 +74,6 @@ export function numberedPlaceholders(sql: string): string {
     if (sql.includes('??') || sql.includes('\\?')) throw new Error('SQL with ?? or \\? placeholders is not supported');
     let n = 0;
     numberedSql = sql.replace(/\?/g, () => `$${++n}`);
-    if (numbered.size >= NUMBERED_MAX) numbered.delete(numbered.keys().next().value as string);
     numbered.set(sql, numberedSql);
   }
   return numberedSql;
@@ -88,6 +92,13 @@ export interface DatabaseLimits {
   /** One statement, enforced by the server and, for a stalled server or network, by the client too. */
   statementTimeoutMs: number;
 }
+
+/**
+ * The longest a PostgreSQL statement waits for its answer: the client gives up (pg's `query_timeout`) a
+ * little after the server cancels it (`statement_timeout`), so that a cancelled statement fails as
+ * cancelled, and one on a server or network that stopped answering fails as unavailable.
+ */
+export const clientStatementTimeoutMs = (statementTimeoutMs: number): number => statementTimeoutMs + 200;
 
 /** No limits: for migrations and the admin CLI, whose statements may legitimately take long. */
 const UNLIMITED: DatabaseLimits = { poolMax: 10, acquireTimeoutMs: 0, statementTimeoutMs: 0 };
@@ -108,19 +119,30 @@ async function ormOptions(databaseUrl: string, limits: DatabaseLimits): Promise<
     const { acquireTimeoutMs, statementTimeoutMs } = limits;
     // pg options: the server cancels a slow statement (the connection stays usable); the client gives
     // up slightly later on a server or network that stopped answering altogether, which the server
-    // cannot notice (watchStalls, not pg's query_timeout: see stall-watchdog.ts). A transaction left
-    // idle (a stalled caller) releases its locks after a while.
+    // cannot notice, and then closes that connection. A transaction left idle (a stalled caller)
+    // releases its locks after a while.
     const timeouts = statementTimeoutMs
-      ? { statement_timeout: statementTimeoutMs, idle_in_transaction_session_timeout: 5 * statementTimeoutMs }
+      ? {
+          statement_timeout: statementTimeoutMs,
+          query_timeout: clientStatementTimeoutMs(statementTimeoutMs),
+          idle_in_transaction_session_timeout: 5 * statementTimeoutMs,
+        }
       : {};
     // The driver (and pg) load only for PostgreSQL: an embedded-SQLite process never needs them.
-    const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
+    const [{ PostgreSqlDriver }, { ClosingOnTimeoutClient }] = await Promise.all([
+      import('@mikro-orm/postgresql'),
+      import('./pg-client.js'),
+    ]);
     return {
       ...common,
       driver: PostgreSqlDriver,
       clientUrl: databaseUrl,
       pool: { max: limits.poolMax },
-      driverOptions: { ...(acquireTimeoutMs ? { connectionTimeoutMillis: acquireTimeoutMs } : {}), ...timeouts },
+      driverOptions: {
+        Client: ClosingOnTimeoutClient,
+        ...(acquireTimeoutMs ? { connectionTimeoutMillis: acquireTimeoutMs } : {}),
+        ...timeouts,
+      },
     };
   }
   const path = databaseUrl.slice('file:'.length);
@@ -246,30 +268,23 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
     v === undefined || v instanceof Date || (typeof v === 'boolean' && sqliteBooleans);
   const convert = (v: unknown): unknown =>
     !converted(v) ? v : v === undefined ? null : v instanceof Date ? isoTimestamp(v.getTime()) : Number(v);
-  // A list whose values all bind as they are is not copied: an import's statement binds 15 001 of them.
+  // A list whose values all bind as they are is not copied: an import's statement binds thousands.
   const bind = (params: readonly unknown[]): readonly unknown[] =>
     params.some(converted) ? params.map(convert) : params;
   // Values stay bound on both databases, through MikroORM's own Kysely client. MikroORM's execute()
   // would inline them into the SQL text (Platform.formatQuery): on SQLite every call would then be a new
   // statement text, defeating the prepared-statement cache (node-sqlite-dialect.ts); on PostgreSQL the
-  // server would parse and plan thousands of escaped literals for a 1000-address batch or an import
-  // batch (bench/README.md: about two thirds of an import's time) where one array parameter does.
+  // server would parse and plan thousands of escaped literals for a large batch or an import where one
+  // array parameter does.
   const text = dialect === 'postgresql' ? numberedPlaceholders : (sql: string) => sql;
-  // Kysely hands pg the text alone, so pg builds an object per row. Statements marked ROWS_AS_ARRAYS go
-  // straight to MikroORM's pool (its limits) asking for arrays, as node:sqlite answers them
-  // (node-sqlite-dialect.ts), and named, so that each connection plans them once (statement-names.ts).
-  // Inside a transaction, Kysely's connection is the only way in, and its object rows are turned into
-  // arrays.
-  const pool =
-    dialect === 'postgresql'
-      ? await (connection as unknown as { getNativeClient(): Promise<Pool> }).getNativeClient()
-      : undefined;
-  const stopWatching =
-    pool && limits.statementTimeoutMs ? watchStalls(pool, stallAfterMs(limits.statementTimeoutMs)) : undefined;
+  // queryRows on PostgreSQL: straight to MikroORM's pool (its limits), asking pg for arrays and naming
+  // the statement so that each connection plans it once (statement-names.ts). Kysely would hand pg the
+  // text alone, and pg would build an object per row.
+  const pool = dialect === 'postgresql' ? await nativePool(connection) : undefined;
   const names = new StatementNames();
-  const pooled = async (sql: string, values: unknown[]): Promise<unknown[]> => {
+  const pooledRows = async <T extends unknown[]>(sql: string, values: unknown[]): Promise<T[]> => {
     const send = async (name: string | undefined) =>
-      (await (pool as Pool).query({ name, text: sql, values, rowMode: 'array' })).rows;
+      (await (pool as Pool).query<T>({ name, text: sql, values, rowMode: 'array' })).rows;
     const name = names.of(sql);
     try {
       return await send(name);
@@ -280,6 +295,16 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
       throw err;
     }
   };
+  // queryRows on SQLite while a transaction holds the connection: after it, on Kysely's connection.
+  const queuedRows = <T extends unknown[]>(sql: string, params: readonly unknown[]): Promise<T[]> =>
+    connection
+      .getClient()
+      .connection()
+      .execute(async () => {
+        const now = sqlite?.now;
+        if (!now) throw new Error('The SQLite database is closed');
+        return now.rows<T>(sql, params);
+      });
   const makeHandle = (trx?: Trx): Handle => {
     const client: Executor = trx ?? connection.getClient();
     // Outside a transaction, a SQLite statement with no transaction open before it runs at once
@@ -295,9 +320,7 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
     };
     const queued = async <T>(sql: string, params: readonly unknown[]): Promise<T[]> => {
       try {
-        if (pool === undefined || !sql.startsWith(ROWS_AS_ARRAYS)) return (await exec(sql, params)).rows as T[];
-        if (trx) return (await exec(sql, params)).rows.map((row) => Object.values(row as object)) as T[];
-        return (await pooled(text(sql), bind(params) as unknown[])) as T[];
+        return (await exec(sql, params)).rows as T[];
       } catch (err) {
         recordFailure(err);
         throw err;
@@ -333,10 +356,28 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
     };
   };
   const root = makeHandle();
+  const queryRows = <T extends unknown[]>(sql: string, params: readonly unknown[] = []): Promise<T[]> => {
+    const failed = earlierFailure();
+    if (failed !== undefined) return Promise.reject(failed);
+    const failing = (err: unknown): Promise<never> => {
+      recordFailure(err);
+      return Promise.reject(err);
+    };
+    try {
+      if (pool) return pooledRows<T>(text(sql), bind(params) as unknown[]).catch(failing);
+      const now = sqlite?.now;
+      // As `query`: a read with no transaction open runs at once and answers in a settled promise.
+      if (now && !now.inTransaction) return Promise.resolve(now.rows<T>(sql, bind(params)));
+      return queuedRows<T>(sql, bind(params)).catch(failing);
+    } catch (err) {
+      return failing(err);
+    }
+  };
   return {
     orm,
     dialect,
     ...root,
+    queryRows,
     transaction: async (fn) => {
       const failed = earlierFailure();
       if (failed !== undefined) throw failed;
@@ -358,9 +399,13 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
         clearTimeout(timer);
       }
     },
-    close: async () => {
-      stopWatching?.();
-      await orm.close(true);
-    },
+    close: () => orm.close(true),
   };
+}
+
+/** MikroORM's pg pool, through its PostgreSQL connection's public `getNativeClient`. */
+async function nativePool(connection: AbstractSqlConnection): Promise<Pool> {
+  const { PostgreSqlConnection } = await import('@mikro-orm/postgresql');
+  if (!(connection instanceof PostgreSqlConnection)) throw new Error('Expected a MikroORM PostgreSqlConnection');
+  return connection.getNativeClient();
 }

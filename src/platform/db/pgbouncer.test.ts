@@ -7,7 +7,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../../../test/support/database.js';
 import { CreditLedger } from '../credits/ledger.js';
-import { ROWS_AS_ARRAYS } from './node-sqlite-dialect.js';
 import { type Database, openDatabase } from './orm.js';
 
 // Debian's package (`apt-get install pgbouncer`); the test needs it, and PostgreSQL.
@@ -130,7 +129,7 @@ logfile = ${join(dir, 'pgbouncer.log')}
   it('answers the hot reads, named on a direct connection, when PgBouncer refuses their names', async () => {
     // PgBouncer 1.18 hands a prepared name to whichever server connection is free next (statement-names.ts).
     const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => db.query<[number]>(`${ROWS_AS_ARRAYS}select ?::int + 1`, [i])),
+      Array.from({ length: 200 }, (_, i) => db.queryRows<[number]>('select ?::int + 1', [i])),
     );
     expect(answers.map((rows) => rows[0]?.[0])).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
   });

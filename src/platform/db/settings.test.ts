@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.js';
-import { longestStatementWaitMs } from './stall-watchdog.js';
+import { clientStatementTimeoutMs } from './orm.js';
 
 describe('database settings', () => {
   it('default to bounds that keep an answer within 2 s', () => {
     const { database } = loadConfig({});
     expect(database).toEqual({ poolMax: 10, acquireTimeoutMs: 800, statementTimeoutMs: 1000 });
     // The longest path: wait for a connection, then a statement on a server that stopped answering.
-    expect(database.acquireTimeoutMs + longestStatementWaitMs(database.statementTimeoutMs)).toBeLessThanOrEqual(2000);
+    expect(database.acquireTimeoutMs + clientStatementTimeoutMs(database.statementTimeoutMs)).toBeLessThanOrEqual(2000);
   });
 
   it('are read from the environment and refused by name when invalid', () => {

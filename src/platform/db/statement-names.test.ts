@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../../../test/support/database.js';
-import { ROWS_AS_ARRAYS } from './node-sqlite-dialect.js';
 import { type Database, openDatabase } from './orm.js';
 import { StatementNames } from './statement-names.js';
 
@@ -48,10 +47,10 @@ describe('StatementNames', () => {
 describe.runIf(usingPostgres())('named hot reads on PostgreSQL', () => {
   let database: TestDatabase;
   let db: Database;
-  const READ = `${ROWS_AS_ARRAYS}select ?::int + 1`;
+  const READ = 'select ?::int + 1';
   // The one pooled connection's prepared statements, read on that connection.
   const prepared = async () =>
-    (await db.query<[string]>(`${ROWS_AS_ARRAYS}select statement from pg_prepared_statements`)).map((r) => r[0]);
+    (await db.queryRows<[string]>('select statement from pg_prepared_statements')).map((r) => r[0]);
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -63,36 +62,34 @@ describe.runIf(usingPostgres())('named hot reads on PostgreSQL', () => {
   });
 
   it('prepares a read once on its connection and answers each call with its own values', async () => {
-    expect(await db.query(READ, [1])).toEqual([[2]]);
-    expect(await db.query(READ, [41])).toEqual([[42]]);
+    expect(await db.queryRows(READ, [1])).toEqual([[2]]);
+    expect(await db.queryRows(READ, [41])).toEqual([[42]]);
     expect((await prepared()).filter((s) => s.includes('select $1::int + 1'))).toHaveLength(1);
   });
 
   it('prepares a read again when a migration changed the type of a column it reads', async () => {
     await db.run('create table plan_change (owner varchar(66))');
     await db.run(`insert into plan_change values ('0x1')`);
-    const read = `${ROWS_AS_ARRAYS}select owner from plan_change where owner = ?`;
-    expect(await db.query(read, ['0x1'])).toEqual([['0x1']]);
+    const read = 'select owner from plan_change where owner = ?';
+    expect(await db.queryRows(read, ['0x1'])).toEqual([['0x1']]);
     // A rolling deploy: the new release's migration runs while this process's connections hold the plan.
     await db.run('alter table plan_change alter column owner type text');
-    expect(await db.query(read, ['0x1'])).toEqual([['0x1']]);
-    expect(await db.query(read, ['0x1'])).toEqual([['0x1']]);
+    expect(await db.queryRows(read, ['0x1'])).toEqual([['0x1']]);
+    expect(await db.queryRows(read, ['0x1'])).toEqual([['0x1']]);
     // The connection that failed was dropped by the pool; the statement lives on under a new name.
-    const names = (
-      await db.query<[string, string]>(`${ROWS_AS_ARRAYS}select name, statement from pg_prepared_statements`)
-    )
+    const names = (await db.queryRows<[string, string]>('select name, statement from pg_prepared_statements'))
       .filter(([, statement]) => statement.includes('select owner from plan_change'))
       .map(([name]) => name);
     expect(names).toEqual([expect.stringMatching(/^cipgate_[0-9a-f]{32}_\d+$/)]);
   });
 
   it('sends a read again unnamed when the server no longer knows its name, and names nothing after', async () => {
-    expect(await db.query(READ, [1])).toEqual([[2]]);
+    expect(await db.queryRows(READ, [1])).toEqual([[2]]);
     // What a pooler in transaction mode does to a name: the next call's Bind reaches a connection
     // without it (here the same connection, its statements dropped behind the driver's back).
     await db.run('deallocate all');
-    expect(await db.query(READ, [7])).toEqual([[8]]);
-    expect(await db.query(`${ROWS_AS_ARRAYS}select ?::int * 2`, [21])).toEqual([[42]]);
+    expect(await db.queryRows(READ, [7])).toEqual([[8]]);
+    expect(await db.queryRows('select ?::int * 2', [21])).toEqual([[42]]);
     expect(await prepared()).toEqual([]);
   });
 });

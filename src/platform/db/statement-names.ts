@@ -3,11 +3,9 @@ import { createHash } from 'node:crypto';
 const digestOf = (text: string): string => `cipgate_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
 
 /**
- * Names for the hot PostgreSQL reads (the ROWS_AS_ARRAYS statements sent straight to the pool), so each
- * pooled connection parses and plans a statement text once and then only binds and executes it, as the
- * bench's baseline does. Unnamed, every call was parsed and planned again: a turn's reverse lookup of
- * four addresses took PostgreSQL 244 µs unnamed against 101 µs named (pgbench, one client), and in the
- * bench's single lookups PostgreSQL's CPU a lookup fell from ~60 to ~14 µs.
+ * Names for the hot PostgreSQL reads (`Database#queryRows`, sent straight to the pool as pg query configs
+ * with a `name`), so each pooled connection parses and plans a statement text once and then only binds
+ * and executes it; unnamed, every call is parsed and planned again.
  *
  * A name is a digest of its text, so two texts never share one, whoever else prepares statements on the
  * same server connections (a pooler hands them around). At most `max` texts are named; the rest (texts

@@ -10,7 +10,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE } from './unavailable.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The documented bound: every request answers 503 within the statement timeout + 200 ms (watchdog). */
+/** The documented bound: every request answers 503 within the statement timeout + 200 ms (pg's query_timeout). */
 const STATEMENT_TIMEOUT_MS = 1000;
 /** What each probe is held to: the bound, with room for a loaded 2-core box. */
 const FAST_MS = STATEMENT_TIMEOUT_MS + 500;

@@ -1,4 +1,3 @@
-import { ROWS_AS_ARRAYS } from '../../../platform/db/node-sqlite-dialect.js';
 import type { Database } from '../../../platform/db/orm.js';
 import { prefixUpperBound } from '../../../platform/db/prefix-range.js';
 import { limitClause } from '../../../platform/db/sql-limit.js';
@@ -34,13 +33,12 @@ export interface SubName {
   owner: string;
 }
 
-type Query = Pick<Database, 'query' | 'dialect'>;
+/** What the registry reads through: its hot reads answer rows as arrays (`queryRows`). */
+export type RegistryReader = Pick<Database, 'query' | 'queryRows' | 'dialect'>;
+type Query = RegistryReader;
 type Row = Record<string, unknown>;
 
-/**
- * A name's columns, read as an array (ROWS_AS_ARRAYS) in this order. node:sqlite builds an object row as
- * a dictionary-mode object, whose every property read is a slow lookup.
- */
+/** A name's columns, read as an array (`queryRows`) in this order: no object per row to build and read. */
 const COLUMNS =
   'name, network, owner, owner_key, resolver_address, is_primary, registered_at, expire_at, avatar, txt_records, multichain_addresses, parent';
 enum Column {
@@ -57,7 +55,7 @@ enum Column {
   MultichainAddresses,
   Parent,
 }
-type NameRow = readonly unknown[];
+type NameRow = unknown[];
 
 /** The most values a lookup binds at once (sources/query-chunks.ts's MAX_KEYS_PER_QUERY). */
 const MAX_LIST = 1000;
@@ -154,8 +152,8 @@ export async function findNamesOn(
   now = new Date(),
 ): Promise<MnsName[]> {
   if (!names.length || !networks.length) return [];
-  const rows = await db.query<NameRow>(
-    `${ROWS_AS_ARRAYS}select ${COLUMNS} from mns_name where name in (${placeholders(names.length)}) and network in (${placeholders(networks.length)}) and ${LIVE}`,
+  const rows = await db.queryRows<NameRow>(
+    `select ${COLUMNS} from mns_name where name in (${placeholders(names.length)}) and network in (${placeholders(networks.length)}) and ${LIVE}`,
     [...names, ...networks, now],
   );
   return rows.map(toMnsName);
@@ -169,8 +167,8 @@ export async function findNames(
   now = new Date(),
 ): Promise<MnsName[]> {
   if (!names.length) return [];
-  const rows = await db.query<NameRow>(
-    `${ROWS_AS_ARRAYS}select ${COLUMNS} from mns_name where network = ? and name in (${placeholders(names.length)}) and ${LIVE}`,
+  const rows = await db.queryRows<NameRow>(
+    `select ${COLUMNS} from mns_name where network = ? and name in (${placeholders(names.length)}) and ${LIVE}`,
     [network, ...names, now],
   );
   return rows.map(toMnsName);
@@ -195,13 +193,13 @@ export async function findPrimaryNames(
   const sqlite = db.dialect === 'sqlite';
   // A key holding a comma (no normalized address does) would split in two and shift every later position.
   if (!one && !sqlite && !ownerKeys.some((key) => key.includes(','))) {
-    const [columns] = await db.query<PrimaryColumns>(
+    const [columns] = await db.queryRows<PrimaryColumns>(
       ownerKeys.length <= FEW_KEYS ? PRIMARY_NAMES_POSTGRESQL_FEW : PRIMARY_NAMES_POSTGRESQL,
       [network, ownerKeys.join(','), now],
     );
     if (!columns || placeColumns(columns, network, ownerKeys, found)) return found;
   }
-  let rows = await db.query<PrimaryRow>((one ? PRIMARY_NAME : PRIMARY_NAMES)[sqlite ? 'sqlite' : 'postgresql'], [
+  let rows = await db.queryRows<PrimaryRow>((one ? PRIMARY_NAME : PRIMARY_NAMES)[sqlite ? 'sqlite' : 'postgresql'], [
     network,
     one ? ownerKeys[0] : JSON.stringify(ownerKeys),
     now,
@@ -255,9 +253,9 @@ const PRIMARY_LIVE = 'm.network = $1 and m.is_primary and (m.expire_at is null o
  * PostgreSQL to plan than a join over a one-element list.
  */
 const PRIMARY_NAME = {
-  sqlite: `${ROWS_AS_ARRAYS}select 0, m.name, ${PRIMARY_OWNER.sqlite} from mns_name m
+  sqlite: `select 0, m.name, ${PRIMARY_OWNER.sqlite} from mns_name m
     where m.owner_key = ?2 and ${PRIMARY_LIVE.replaceAll('$', '?')}`,
-  postgresql: `${ROWS_AS_ARRAYS}select 0, m.name, ${PRIMARY_OWNER.postgresql} from mns_name m
+  postgresql: `select 0, m.name, ${PRIMARY_OWNER.postgresql} from mns_name m
     where m.owner_key = $2 and ${PRIMARY_LIVE}`,
 };
 /**
@@ -267,14 +265,14 @@ const PRIMARY_NAME = {
  * it does a thousand-value IN list.
  *
  * PostgreSQL (only where PRIMARY_NAMES_POSTGRESQL below cannot answer) answers all rows as one JSON
- * text, parsed at once when it has all arrived: rows built one by one over several reads of the socket
- * stay alive, and are copied by every garbage collection, while the request waits for the rest. One text
- * costs the driver one string instead of two arrays and a message a row; so do the three texts below.
+ * text, parsed at once when it has all arrived, rather than rows built one by one over several reads of
+ * the socket and kept while the request waits for the rest. One text costs the driver one string instead
+ * of two arrays and a message a row; so do the three texts below.
  */
 const PRIMARY_NAMES = {
-  sqlite: `${ROWS_AS_ARRAYS}select k.key, m.name, ${PRIMARY_OWNER.sqlite} from json_each(?2) k
+  sqlite: `select k.key, m.name, ${PRIMARY_OWNER.sqlite} from json_each(?2) k
     join mns_name m on m.owner_key = k.value where ${PRIMARY_LIVE.replaceAll('$', '?')}`,
-  postgresql: `${ROWS_AS_ARRAYS}select json_agg(json_build_array(k.at - 1, m.name, ${PRIMARY_OWNER_OF_KEY}))::text
+  postgresql: `select json_agg(json_build_array(k.at - 1, m.name, ${PRIMARY_OWNER_OF_KEY}))::text
     from json_array_elements_text($2::json) with ordinality k(key, at)
     join mns_name m on m.owner_key = k.key::bpchar where ${PRIMARY_LIVE}`,
 };
@@ -287,7 +285,7 @@ const PRIMARY_NAMES = {
  * JSON form above (parsing the JSON input and `json_agg(json_build_array(…))`), and PostgreSQL's CPU is
  * what bounds large batches.
  */
-const primaryNamesPostgresql = (keys: string) => `${ROWS_AS_ARRAYS}select string_agg((k.at - 1)::text, ','),
+const primaryNamesPostgresql = (keys: string) => `select string_agg((k.at - 1)::text, ','),
     string_agg(m.name, chr(1)), string_agg(coalesce(${PRIMARY_OWNER_OF_KEY}, ''), chr(1))
     from ${keys} k(key, at)
     join mns_name m on m.owner_key = k.key::bpchar where ${PRIMARY_LIVE}`;
@@ -349,8 +347,8 @@ export async function findSubNames(
 /** Live names starting with `prefix` on any network, in name order: an index range scan. */
 export async function findNamesByPrefix(db: Query, prefix: string, limit: number, now = new Date()): Promise<string[]> {
   if (prefix === '') return [];
-  const rows = await db.query<[unknown]>(
-    `${ROWS_AS_ARRAYS}select distinct name from mns_name where name >= ? and name < ? and ${LIVE} order by name ${limitClause(limit)}`,
+  const rows = await db.queryRows<[unknown]>(
+    `select distinct name from mns_name where name >= ? and name < ? and ${LIVE} order by name ${limitClause(limit)}`,
     [prefix, prefixUpperBound(prefix), now],
   );
   return rows.map((r) => String(r[0]));

@@ -57,7 +57,7 @@ describe('GET /api/public/identity/name, requests that arrive together', () => {
   const get = lookup(app);
 
   it('answers the lookups of one turn with one statement per network', async () => {
-    const query = vi.spyOn(app.services.db, 'query');
+    const query = vi.spyOn(app.services.db, 'queryRows');
     try {
       const answers = await Promise.all([ALICE, BOB, EXPIRED_OWNER].map((address) => get(address, 'move-mvmt:*')));
       expect(answers.map((res) => [res.statusCode, res.json().name])).toEqual([

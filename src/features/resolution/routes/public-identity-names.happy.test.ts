@@ -88,7 +88,7 @@ describe('POST /api/public/identity/names', () => {
       ...Array.from({ length: 200 }, (_, i) => hex(0x9000 + i)),
     ];
     expect(addresses).toHaveLength(1000);
-    const query = vi.spyOn(app.services.db, 'query');
+    const query = vi.spyOn(app.services.db, 'queryRows');
     // Background sweepers share the handle; count only the registry's queries.
     const registryCalls = () => query.mock.calls.filter(([sql]) => String(sql).includes('mns_name'));
     try {

@@ -147,7 +147,10 @@ export class MnsSources {
  * overrides, private deployments), then the upstream public API when `MNS_UPSTREAM_URL` is set. A chain
  * reader goes last: `new MnsSources([...mnsSourcesFromConfig(config, db), chainSource])`, or appended here.
  */
-export function mnsSourcesFromConfig(config: Config, db: Pick<Database, 'query' | 'dialect'>): MnsSource[] {
+export function mnsSourcesFromConfig(
+  config: Config,
+  db: Pick<Database, 'query' | 'queryRows' | 'dialect'>,
+): MnsSource[] {
   const sources: MnsSource[] = [createRegistrySource(db)];
   const { upstream } = config.mns;
   if (upstream.url) {

@@ -56,7 +56,7 @@ const toSourceName = (row: MnsName): SourceName => new RegistryName(row);
  * import overrides every other source. One indexed query per network and batch.
  */
 export function createRegistrySource(
-  db: Pick<Database, 'query' | 'dialect'>,
+  db: Pick<Database, 'query' | 'queryRows' | 'dialect'>,
   now: () => Date = () => new Date(),
 ): MnsSource {
   // Forward and reverse lookups, the public hot paths: the small ones of a turn share their statements.

@@ -1,8 +1,7 @@
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../../../test/support/database.js';
-import { type Database, openDatabase } from './orm.js';
-import { longestStatementWaitMs, stallAfterMs } from './stall-watchdog.js';
+import { clientStatementTimeoutMs, type Database, openDatabase } from './orm.js';
 import { isDatabaseUnavailable } from './unavailable.js';
 
 /**
@@ -57,8 +56,9 @@ describe.runIf(usingPostgres())('a PostgreSQL server that stops answering', () =
     const through = new URL(testDb.url);
     through.hostname = '127.0.0.1';
     through.port = String(relay.port);
+    // One connection: a statement after a stall can only succeed on a connection opened after it.
     db = await openDatabase(through.toString(), {
-      poolMax: 2,
+      poolMax: 1,
       acquireTimeoutMs: 800,
       statementTimeoutMs: STATEMENT_TIMEOUT_MS,
     });
@@ -70,22 +70,36 @@ describe.runIf(usingPostgres())('a PostgreSQL server that stops answering', () =
     await testDb?.drop();
   });
 
-  it('fails the statement as unavailable within the bound, and the next statement gets a new connection', async () => {
-    expect(await db.query('select 1 as x')).toEqual([{ x: 1 }]);
+  /** Sends `statement` while the relay passes nothing; the failure and how long it took. */
+  const stalledFor = async (statement: () => Promise<unknown>) => {
     relay.stalled.on = true;
     const started = performance.now();
-    const failure = await db.query('select 2 as x').then(
+    const failure = await statement().then(
       () => undefined,
       (err: unknown) => err,
     );
     const waited = performance.now() - started;
     relay.stalled.on = false;
+    return { failure, waited };
+  };
+
+  it('fails the statement as unavailable within the bound, and the next statement gets a new connection', async () => {
+    expect(await db.query('select 1 as x')).toEqual([{ x: 1 }]);
+    const { failure, waited } = await stalledFor(() => db.query('select 2 as x'));
     expect(failure).toBeInstanceOf(Error);
     expect(isDatabaseUnavailable(failure)).toBe(true);
-    expect(waited).toBeGreaterThanOrEqual(stallAfterMs(STATEMENT_TIMEOUT_MS));
-    // The bound plus one look's worth of timer lateness on a loaded machine.
-    expect(waited).toBeLessThan(longestStatementWaitMs(STATEMENT_TIMEOUT_MS) + 100);
+    expect(waited).toBeGreaterThanOrEqual(clientStatementTimeoutMs(STATEMENT_TIMEOUT_MS) - 1);
+    // The bound plus timer lateness on a loaded machine.
+    expect(waited).toBeLessThan(clientStatementTimeoutMs(STATEMENT_TIMEOUT_MS) + 100);
     expect(await db.query('select 3 as x')).toEqual([{ x: 3 }]);
+  });
+
+  it('fails a named array read the same way, and the next one gets a new connection', async () => {
+    expect(await db.queryRows('select ?::int as x', [1])).toEqual([[1]]);
+    const { failure, waited } = await stalledFor(() => db.queryRows('select ?::int as x', [2]));
+    expect(isDatabaseUnavailable(failure)).toBe(true);
+    expect(waited).toBeLessThan(clientStatementTimeoutMs(STATEMENT_TIMEOUT_MS) + 100);
+    expect(await db.queryRows('select ?::int as x', [3])).toEqual([[3]]);
   });
 
   it('leaves a statement the server cancels to fail as cancelled, not as a stall', async () => {
@@ -100,8 +114,8 @@ describe.runIf(usingPostgres())('a PostgreSQL server that stops answering', () =
   it('leaves alone a connection waiting on its caller, not on the server', async () => {
     const answer = await db.transaction(async (tx) => {
       await tx.query('select 5 as x');
-      // Longer than a stall, but the connection has its answer: the caller is the one taking its time.
-      await new Promise((resolve) => setTimeout(resolve, stallAfterMs(STATEMENT_TIMEOUT_MS) + 150));
+      // Longer than the client's timeout, but no statement is waiting: the caller is taking its time.
+      await new Promise((resolve) => setTimeout(resolve, clientStatementTimeoutMs(STATEMENT_TIMEOUT_MS) + 150));
       return tx.query('select 6 as x');
     });
     expect(answer).toEqual([{ x: 6 }]);
