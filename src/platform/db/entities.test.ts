@@ -160,7 +160,7 @@ async function compare(db: Database): Promise<{ drift: string[]; noise: string[]
   if (db.dialect === 'sqlite') parseSqliteDdlProperly(helper);
   // What `orm.schema.getUpdateSchemaSQL()` compares (the entities against the live database, minus
   // MikroORM's own migrations table), kept as structured data so each difference can be named.
-  const target = (orm.schema as unknown as { getTargetSchema(): DatabaseSchema }).getTargetSchema();
+  const target = orm.schema.getTargetSchema();
   const connection = orm.em.getConnection() as AbstractSqlConnection;
   const live = await DatabaseSchema.create(connection, platform, orm.config, undefined, target.getNamespaces());
   const all = drifts(new SchemaComparator(platform).compare(live, target));
