@@ -271,21 +271,28 @@ export class WebhookService {
 
   async register(partnerId: string, rawUrl: string): Promise<WebhookInfo & { secret: string }> {
     const url = await checkTarget(rawUrl, this.options);
-    const [count] = await this.db.query<{ n: number | string }>(
-      'select count(*) as n from bridge_webhook where partner_id = ? and deleted_at is null',
-      [partnerId],
-    );
-    if (Number(count?.n ?? 0) >= MAX_WEBHOOKS) throw badInput(`At most ${MAX_WEBHOOKS} webhooks per partner`);
     const id = randomUUID();
     const secret = `whsec_${randomBytes(32).toString('base64url')}`;
     const createdAt = new Date();
-    await this.db.run('insert into bridge_webhook (id, partner_id, url, secret, created_at) values (?, ?, ?, ?, ?)', [
-      id,
-      partnerId,
-      url.href,
-      secret,
-      createdAt,
-    ]);
+    const created = await this.db.transaction(async (tx) => {
+      // Concurrent registrations of one partner count one after another: PostgreSQL locks the partner's row,
+      // SQLite's transaction holds the write lock. Without it each could count 9 and all insert.
+      if (this.db.dialect === 'postgresql') await tx.query('select id from partner where id = ? for update', [partnerId]);
+      const [count] = await tx.query<{ n: number | string }>(
+        'select count(*) as n from bridge_webhook where partner_id = ? and deleted_at is null',
+        [partnerId],
+      );
+      if (Number(count?.n ?? 0) >= MAX_WEBHOOKS) return false;
+      await tx.run('insert into bridge_webhook (id, partner_id, url, secret, created_at) values (?, ?, ?, ?, ?)', [
+        id,
+        partnerId,
+        url.href,
+        secret,
+        createdAt,
+      ]);
+      return true;
+    });
+    if (!created) throw badInput(`At most ${MAX_WEBHOOKS} webhooks per partner`);
     return { id, url: url.href, createdAt: createdAt.toISOString(), secret };
   }
 
@@ -300,7 +307,11 @@ export class WebhookService {
   /** Stops a webhook; its pending deliveries are not sent. Its delivery record stays listable. */
   async remove(partnerId: string, id: string): Promise<WebhookInfo> {
     const webhook = await this.own(partnerId, id);
-    await this.db.run('update bridge_webhook set deleted_at = ? where id = ? and deleted_at is null', [new Date(), id]);
+    // The stored id, not the caller's spelling: SQLite compares text case-sensitively.
+    await this.db.run('update bridge_webhook set deleted_at = ? where id = ? and deleted_at is null', [
+      new Date(),
+      webhook.id,
+    ]);
     return webhook;
   }
 

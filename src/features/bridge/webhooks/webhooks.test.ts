@@ -140,6 +140,26 @@ describe('bridge status pushed to partners', () => {
     expect(await balance()).toBe(before);
   });
 
+  it('deletes a webhook named in upper case, and holds the cap of 10 under 40 concurrent registrations', async () => {
+    const { apiKey: key } = await app.partner(10);
+    const id = (await call('POST', '/partners/webhooks', { url: receiverUrl }, key)).json().id as string;
+    const deleted = await call('DELETE', `/partners/webhooks/${id.toUpperCase()}`, undefined, key);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(deleted.json().id).toBe(id);
+    expect((await call('GET', '/partners/webhooks', undefined, key)).json()).toEqual({ webhooks: [] });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => call('POST', '/partners/webhooks', { url: receiverUrl }, key)),
+    );
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(10);
+    for (const refused of answers.filter((a) => a.statusCode !== 200)) {
+      expect(refused.json()).toMatchObject({ statusCode: 400, message: 'At most 10 webhooks per partner' });
+    }
+    expect((await call('GET', '/partners/webhooks', undefined, key)).json().webhooks).toHaveLength(10);
+    for (const { id: left } of (await call('GET', '/partners/webhooks', undefined, key)).json().webhooks) {
+      expect((await call('DELETE', `/partners/webhooks/${left}`, undefined, key)).statusCode).toBe(200);
+    }
+  });
+
   it('refuses a subscription sent over HTTP, pointing at graphql-ws', async () => {
     const res = await app.http.inject({
       method: 'POST',
