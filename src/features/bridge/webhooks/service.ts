@@ -277,7 +277,8 @@ export class WebhookService {
     const created = await this.db.transaction(async (tx) => {
       // Concurrent registrations of one partner count one after another: PostgreSQL locks the partner's row,
       // SQLite's transaction holds the write lock. Without it each could count 9 and all insert.
-      if (this.db.dialect === 'postgresql') await tx.query('select id from partner where id = ? for update', [partnerId]);
+      if (this.db.dialect === 'postgresql')
+        await tx.query('select id from partner where id = ? for update', [partnerId]);
       const [count] = await tx.query<{ n: number | string }>(
         'select count(*) as n from bridge_webhook where partner_id = ? and deleted_at is null',
         [partnerId],
