@@ -19,8 +19,8 @@ import pg from 'pg';
 // A large answer is built in pieces and encoded once, as cipgate builds its own (json-text.ts has no
 // imports: no framework comes with it). A string over 128 KiB, and every copy of one (the flat copy
 // encoding a concatenated string makes, the header node:http prepends), is a fresh large-object mapping
-// in V8, which this VM faults in at ~15 µs a page: a baseline building one string would pay that where
-// cipgate no longer does, and flatter the batch ratios.
+// in V8, faulted in page by page: a baseline building one string would pay that where cipgate does not,
+// and flatter the batch ratios.
 import { Pieces } from '../src/platform/http/json-text.js';
 
 /** A row as an array of its columns in select order: cheaper to build than an object on both drivers. */
@@ -67,7 +67,7 @@ const PRIMARY_NAME = statement(
 );
 /**
  * Many addresses in one statement, the list as one parameter (SQLite: a JSON array read by json_each,
- * half the CPU of one lookup per address; PostgreSQL: one round trip, the string sent as it is). Each row
+ * cheaper than one lookup per address; PostgreSQL: one round trip, the string sent as it is). Each row
  * carries the position of its address in the list; the caller applies the preference. An owner stored as
  * its own key comes back as null, the key being in hand: the service's statement (registry/store.ts).
  */
@@ -78,7 +78,7 @@ const PRIMARY_NAMES = statement(
          join mns_name m on m.owner_key = k.value
         where m.is_primary and m.network in (?, ?, ?) and (m.expire_at is null or m.expire_at > ?)`
     : // PostgreSQL: the keys as one comma-separated text and each column as one text, as the service's
-      // statement does (registry/store.ts): 4.6 against 5.1 ms a statement for rows from a JSON list.
+      // statement does (registry/store.ts): cheaper than rows from a JSON list.
       `select string_agg(k.i::text, ','), string_agg(m.name, chr(1)),
          string_agg(coalesce(nullif(m.owner, k.value), ''), chr(1)), string_agg(m.network, ',')
          from string_to_table(?, ',') with ordinality k(value, i)
@@ -133,7 +133,7 @@ function sqliteDb(path: string): Db {
   // The service's durability setting (src/platform/db/orm.ts): WAL with a sync at checkpoints.
   db.exec('pragma synchronous = normal');
   // 64 MiB of page cache instead of SQLite's 2 MiB: random reads of a 100k-name registry then stay in
-  // memory instead of costing a read() per page (half the CPU of a 1000-address batch).
+  // memory instead of costing a read() per page, the service's setting too (src/platform/db/orm.ts).
   db.exec('pragma cache_size = -65536');
   const prepared = statements.map((s) => {
     const p = db.prepare(s.sql);

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:engines [-- --quick] [-- --rounds N] [-- --out dir]`
  *
- * Gateway engine comparison (issue 6, item 4): Apollo Gateway, as cipgate runs it today, against Hive
+ * Gateway engine comparison (issue 6, item 4): Apollo Gateway, as cipgate runs it, against Hive
  * Gateway's runtime with the Rust query planner (`@graphql-hive/router-runtime`), both serving cipgate's
  * own supergraph with in-process subgraphs. Each engine is its own process (bench/engine-server.ts)
  * behind the same plain `node:http` server on 127.0.0.1, over the same embedded SQLite registry, and

@@ -432,8 +432,8 @@ async function benchDatabase(kind: 'sqlite' | 'postgresql'): Promise<DatabaseRep
     report.memory.afterLoadMiB = server.rssMiB();
     // Alone on the machine: the importer is a one-process CLI, timed by itself, with every core (the load
     // generator's pinning is undone; its GC threads would share one core otherwise). The servers are
-    // stopped first: left idle after the load they still cost the command ~10 % (56,100–58,400 against
-    // 63,700–65,100 names/s, SQLite, one session), their collectors tidying up on the core it may get.
+    // stopped first: left idle after the load they still slow the command, their collectors tidying up
+    // on the core it may get.
     if (!only) {
       await servers.server.stop();
       await servers.baseline.stop();

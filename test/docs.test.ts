@@ -5,30 +5,44 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The documentation is reference, not history: every file it names exists, the README and the
- * performance page stay short, and no Markdown page narrates rounds, runs or hosts.
+ * performance page stay short, and no Markdown page or TypeScript source narrates rounds, runs or hosts.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Markdown files under `dir` (relative to the root), recursively, outside node_modules and dist. */
-function markdownUnder(dir: string): string[] {
+/** Files under `dir` (relative to the root) whose names end in `ext`, recursively, outside node_modules and dist. */
+function filesUnder(dir: string, ext: string): string[] {
   const abs = join(root, dir);
   if (!existsSync(abs)) return [];
   const out: string[] = [];
   for (const entry of readdirSync(abs)) {
     if (entry === 'node_modules' || entry === 'dist') continue;
     const path = join(abs, entry);
-    if (statSync(path).isDirectory()) out.push(...markdownUnder(relative(root, path)));
-    else if (entry.endsWith('.md')) out.push(relative(root, path));
+    if (statSync(path).isDirectory()) out.push(...filesUnder(relative(root, path), ext));
+    else if (entry.endsWith(ext)) out.push(relative(root, path));
   }
   return out.sort();
 }
+const markdownUnder = (dir: string) => filesUnder(dir, '.md');
 
 /** The pages a reader is sent to: the README, docs/, the bench's how-to, and client docs if any. */
 const pages = ['README.md', ...markdownUnder('docs'), 'bench/README.md', ...markdownUnder('clients')].filter((p) =>
   existsSync(join(root, p)),
 );
 
+/** TypeScript sources, tests and the bench, whose comments are held to the same rule as the pages. */
+const sources = ['src', 'test', 'bench'].flatMap((dir) => filesUnder(dir, '.ts'));
+
 const read = (page: string) => readFileSync(join(root, page), 'utf8');
+
+/** Narration of rounds, past runs or the machine they ran on; spelled with `\s` so this file does not match itself. */
+const NARRATION = /this\sround|th\sround|previous\sround|this\shost/i;
+
+/** The lines of `file` that narrate, as `file:line: text`. */
+const narrationIn = (file: string) =>
+  read(file)
+    .split('\n')
+    .map((line, i) => `${file}:${i + 1}: ${line}`)
+    .filter((line) => NARRATION.test(line));
 
 /** Lines as `wc -l` counts them. */
 const lineCount = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
@@ -105,12 +119,17 @@ describe('documentation', () => {
     expect(lineCount(read('docs/performance.md'))).toBeLessThanOrEqual(150);
   });
 
-  // Markdown only for now: TypeScript comments still carry such text and are cleaned separately.
   it.each(pages)('%s narrates no rounds, runs or hosts', (page) => {
-    const lines = read(page)
-      .split('\n')
-      .map((line, i) => `${page}:${i + 1}: ${line}`)
-      .filter((line) => /this round|th round|previous round|this host/i.test(line));
-    expect(lines).toEqual([]);
+    expect(narrationIn(page)).toEqual([]);
+  });
+
+  it('finds the TypeScript sources it checks', () => {
+    expect(sources).toContain('src/app.ts');
+    expect(sources).toContain('test/docs.test.ts');
+    expect(sources.some((file) => file.startsWith('bench/'))).toBe(true);
+  });
+
+  it('has no TypeScript source under src/, test/ or bench/ that narrates rounds, runs or hosts', () => {
+    expect(sources.flatMap(narrationIn)).toEqual([]);
   });
 });

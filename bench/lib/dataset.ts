@@ -26,9 +26,8 @@ export const nameOf = (i: number): string => `${label(i)}.snow`;
 /**
  * Owner `i` is eight 32-bit multiplicative hashes of `i`, as 64 hex digits: spread over the key space
  * in random order, as real addresses (hashes) are. The first is a bijection (an odd multiplier modulo
- * 2^32), so owners are unique. Until the twenty-fourth round owners were `i * 2654435761 + 1` with no
- * modulo, which rises with `i`: every import appended to the owner indexes' last pages, which flattered
- * `names:import` on SQLite more than threefold (bench/README.md, twenty-fourth round).
+ * 2^32), so owners are unique. Owners that rise with `i` would make every import append to the owner
+ * indexes' last pages, which flatters `names:import` on SQLite.
  */
 const OWNER_MULTIPLIERS = [
   2654435761, 2246822519, 3266489917, 668265263, 374761393, 1181783497, 2024237689, 3323198485,
@@ -299,12 +298,11 @@ const LOCK_PROBE = fileURLToPath(new URL('./lock-probe.js', import.meta.url));
  *   reading the file's first line to the last commit, without the process's start and migration check
  *   (`wallSeconds` has them).
  * - `inProcess`: `importNames` called from the bench's own process on the same lines held in memory,
- *   the only figure of the rounds before the fourteenth, kept so runs stay comparable.
+ *   kept so runs stay comparable with results that measured only this.
  * - `beside` (SQLite): the command again while lock-probe.ts writes beside it as a running server would,
  *   which shows whether the importer leaves the file's single write lock to others often enough.
  *
- * The two agree when run alone (71 600 and 68 800 names/s on SQLite, one run on the fourteenth round's
- * host); in a full run, after the load phases, the first of them has read lower (48 300 against 55 800).
+ * The two agree when run alone; in a full run, after the load phases, the first of them can read lower.
  */
 export async function importSpeed(
   kind: 'sqlite' | 'postgresql',

@@ -30,8 +30,8 @@ export interface TimedLoad {
 
 /**
  * Drives `url` with autocannon. Latency percentiles are computed from every answer's own timing:
- * autocannon's histogram rounds to whole milliseconds, which hides the difference between a 0.6 ms
- * baseline and a 1.4 ms framework answer.
+ * autocannon's histogram rounds to whole milliseconds, which hides differences below a millisecond
+ * between the baseline and a framework answer.
  */
 export async function load(options: LoadOptions): Promise<LoadResult> {
   return (await timedLoad(options)).result;
@@ -72,12 +72,12 @@ export async function timedLoad(options: LoadOptions): Promise<TimedLoad> {
 /**
  * The connections' request lists: each connection walks the whole list from its own place in it,
  * connection c of C from entry ⌊c·n/C⌋, so at any moment they ask for different things, as independent
- * clients do. autocannon itself starts every connection at the first entry, and until the thirty-second
- * round they all did: the connections sent the same request at about the same time, and cipgate's turn
- * batch, which reads a turn's lookups in one statement, then read one name for several requests, which
- * flattered it (the baseline shares nothing between requests). autocannon has no per-connection list, so
- * each connection is an instance of its own; a list built per request instead (`setupRequest`) would add
- * its building to every request of the load generator, which the baseline's fastest scenarios would feel.
+ * clients do. autocannon itself starts every connection at the first entry: the connections would send
+ * the same request at about the same time, and cipgate's turn batch, which reads a turn's lookups in one
+ * statement, would read one name for several requests, which flatters it (the baseline shares nothing
+ * between requests). autocannon has no per-connection list, so each connection is an instance of its
+ * own; a list built per request instead (`setupRequest`) would add its building to every request of the
+ * load generator, which the baseline's fastest scenarios would feel.
  */
 export function staggered(
   requests: readonly Request[],

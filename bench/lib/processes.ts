@@ -115,12 +115,11 @@ export async function startChild(options: {
 /**
  * Where one database's run places its processes. With the embedded database (SQLite) a server process is
  * the whole server side: the bench process (autocannon) runs on CPU 0 and every server, with all its
- * threads, on CPU 1. Unpinned on this 2-core machine, the scheduler placed the server, its GC and libuv
- * threads and the load generator as it liked, now side by side and now on one core, and one scenario of
- * one build measured from 0.29 to 0.45 of the baseline in runs minutes apart. PostgreSQL's own processes
- * are a third busy party that needs a share of both cores: pinning the servers left the database the
- * core of whichever process ran beside it (a PostgreSQL search fell to the same 1,150 req/s for both
- * servers), so nothing is pinned there. Nothing is pinned with one CPU or without util-linux's `taskset`.
+ * threads, on CPU 1. Unpinned, the scheduler places the server, its GC and libuv threads and the load
+ * generator as it likes, now side by side and now on one core, and the same build reads very differently
+ * from run to run. PostgreSQL's own processes are a third busy party that needs a share of both cores:
+ * pinning the servers would leave the database the core of whichever process runs beside it, so nothing
+ * is pinned there. Nothing is pinned with one CPU or without util-linux's `taskset`.
  */
 export function place(embedded: boolean): { serverCpu?: number; description: string } {
   canPin ??= availableParallelism() >= 2 && spawnSync('taskset', ['-p', String(process.pid)]).status === 0;

@@ -1,15 +1,15 @@
 /**
  * Timestamps in the one text form the service stores and answers (`2025-01-31T12:00:00.000Z`, what
  * `Date#toISOString` writes for years 0 to 9999), written and read without V8's date formatter and
- * parser. `toISOString` formats through seven `snprintf` calls: ~7 000 instructions a date, 6 % of a
- * search page's (callgrind, thirtieth round), and every statement that binds a time paid it once more.
+ * parser. `toISOString` formats through seven `snprintf` calls, a visible cost of a search page, and
+ * every statement that binds a time would pay it once more.
  */
 
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
 
 /**
  * `new Date(ms).toISOString()`, for years 0 to 9999 (others go to it, and so does an invalid time, which
- * it refuses with the same RangeError), about three times faster. Civil date from days after Howard
+ * it refuses with the same RangeError), without its `snprintf` calls. Civil date from days after Howard
  * Hinnant's `civil_from_days`.
  */
 export function isoTimestamp(ms: number): string {

@@ -206,7 +206,7 @@ export class BridgeStatusService {
     const chains = route ? [route.fromChain] : Object.keys(this.options.rpcUrls);
     const candidates = chains.filter((c) => this.options.rpcUrls[c] !== undefined && c.startsWith('eip155:'));
     if (candidates.length === 0) return undefined;
-    // viem (about 15 MiB resident) loads with the first on-chain lookup, not in every process.
+    // viem, large once resident, loads with the first on-chain lookup, not in every process.
     const viem = await import('viem');
     const found = await Promise.all(
       candidates.map(async (caip2Id) => {

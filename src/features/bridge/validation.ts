@@ -5,8 +5,8 @@
  * rather than passed to an upstream that might interpret it differently.
  */
 import { base58 } from '@scure/base';
-// ox's per-module entry points, not viem: viem (built on ox) loads all of itself from one index, about
-// 15 MiB resident in a process that only checks addresses. viem stays for RPC clients, loaded on demand.
+// ox's per-module entry points, not viem: viem (built on ox) loads all of itself from one index, too
+// much to keep resident in a process that only checks addresses. viem stays for RPC clients, loaded on demand.
 import * as Address from 'ox/Address';
 import { parseCaip2 } from '../../platform/chains/caip2.js';
 import { type ChainFamily, NATIVE_EVM, NATIVE_SOLANA } from '../../platform/chains/registry.js';

@@ -250,8 +250,8 @@ async function open(databaseUrl: string, limits: DatabaseLimits, migrating: bool
       // SQLITE_BUSY, which callers answer with a 503.
       await connection.execute('pragma journal_mode = wal');
       await connection.execute('pragma synchronous = normal');
-      // SQLite's default page cache is 2 MiB: a 1000-address batch then re-reads index pages from the OS
-      // each call, about half its CPU. Pages are only resident once read, so idle memory is unchanged.
+      // SQLite's default page cache is 2 MiB: a large batch then re-reads index pages from the OS each
+      // call. Pages are only resident once read, so idle memory is unchanged.
       await connection.execute('pragma cache_size = -65536');
       if (migrating) await migrate(orm, dialect);
       if (limits.acquireTimeoutMs) await connection.execute(`pragma busy_timeout = ${limits.acquireTimeoutMs}`);

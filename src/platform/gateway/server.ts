@@ -37,8 +37,8 @@ export async function createGraphqlServer(
   const remote = Object.keys(options.subgraphUrls ?? {});
   const compiled = new CompiledOperations(supergraph, remote);
   // Apollo Gateway is needed only for operations that are not one in-process fetch, so it is loaded on
-  // the first of those: a process serving lookups never loads it and its OpenTelemetry/metrics stack
-  // (~30 MiB). Apollo Server gets the same API schema the gateway would build, from the same supergraph.
+  // the first of those: a process serving lookups never loads it and its OpenTelemetry/metrics stack.
+  // Apollo Server gets the same API schema the gateway would build, from the same supergraph.
   let gateway: Promise<ApolloGatewayHandle> | undefined;
   let loadOptions: GatewayLoadOptions | undefined;
   const loadGateway = () => {

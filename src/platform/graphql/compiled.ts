@@ -55,7 +55,7 @@ export class CompiledOperations {
 
   constructor(supergraph: Supergraph, remote: readonly string[] = []) {
     // Parsed without locations: the planner's schema keeps every node it was built from, and with them
-    // each token of the supergraph's text (~0.4 MB) for error positions that a composed supergraph never needs.
+    // each token of the supergraph's text for error positions that a composed supergraph never needs.
     const planned = PlannerSupergraph.build(parse(supergraph.sdl, { noLocation: true }));
     this.planner = new QueryPlanner(planned);
     this.apiSchema = planned.apiSchema();
@@ -96,7 +96,7 @@ export class CompiledOperations {
     if (!schema || validate(schema, document).length) return null;
     const shape = stringLeafShape(schema, document, operationName);
     // Compiled at the first run, not here: the REST routes ask for their executors at start-up, and the
-    // generated functions of every route (~1 MB) would be held by processes that never serve most of them.
+    // generated functions of every route would be held by processes that never serve most of them.
     // Undefined until then; null if graphql-jit refused the document.
     let compiled: CompiledQuery | null | undefined;
     /** The same operation with String's serialiser, for an answer that must not be given as it came. */
@@ -169,11 +169,10 @@ export type StringShape = Map<string, StringShape | null>;
 /**
  * The shape of the operation's answer when it is a query whose every leaf is a String, else null. Such an
  * operation is compiled without graphql-jit's leaf serialisation: with it, each leaf of each list item
- * calls a checker with its source location and response path built as fresh arrays, which was a fifth
- * of the bytes a 1000-address batch allocated (bench/README.md, thirteenth round). String's serialiser
- * hands a string back as it is; `stringsWhere` catches whatever else a resolver might give. Other types
- * keep their serialisers: an enum's internal value is not its name, and graphql-js turns SQLite's 0/1
- * into booleans and PostgreSQL's int8 text into numbers.
+ * calls a checker with its source location and response path built as fresh arrays, a large share of
+ * what a batch allocates. String's serialiser hands a string back as it is; `stringsWhere` catches
+ * whatever else a resolver might give. Other types keep their serialisers: an enum's internal value is
+ * not its name, and graphql-js turns SQLite's 0/1 into booleans and PostgreSQL's int8 text into numbers.
  */
 export function stringLeafShape(
   schema: GraphQLSchema,

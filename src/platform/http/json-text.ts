@@ -25,22 +25,18 @@ const walkable = (v: unknown, depth: number): boolean =>
  *
  * Why: V8 places every string over 128 KiB in its large-object space, each in a fresh memory mapping that
  * the process then faults in page by page; so does a copy of it, such as the text with a newline added or
- * the flat copy that encoding a concatenated string makes. On the bench machine (a Firecracker VM, where a
- * fresh page costs some 15 µs) a 180 kB answer paid ~0.8 ms a copy, and a 1000-address GraphQL batch
- * made two. Here the envelope and the first levels below it are written field by field and every list
- * item by item, each piece by `JSON.stringify` (the same escaping, key order and handling of `undefined`;
- * an object with a `toJSON` method is one piece, its method called without the key), and the pieces are
- * joined into strings of at most ~16 K characters, which are encoded into one buffer. Server CPU per
- * GraphQL 1000-address batch (SQLite, both builds up at once, 8 rounds alternating): 7,422 → 5,104 µs,
- * lower in 8 of 8.
+ * the flat copy that encoding a concatenated string makes, and a large batch makes two. Here the envelope
+ * and the first levels below it are written field by field and every list item by item, each piece by
+ * `JSON.stringify` (the same escaping, key order and handling of `undefined`; an object with a `toJSON`
+ * method is one piece, its method called without the key), and the pieces are joined into strings of at
+ * most ~16 K characters, which are encoded into one buffer.
  *
  * @example
  * reply.send(jsonText({ data }, '\n')); // a string for a small answer, a Buffer for a large one
  */
 export function jsonText(value: unknown, suffix = ''): string | Buffer {
-  // Most answers (a lookup, a page of a search) are a few kB: one JSON.stringify writes them in about
-  // half the time the walk takes (1.0 against 1.8 µs for a primaryName answer, 26 against 34 µs for a
-  // search page of ten), and their text stays far below the large-object size.
+  // Most answers (a lookup, a page of a search) are a few kB: one JSON.stringify writes them faster than
+  // the walk, and their text stays far below the large-object size.
   if (!hasLongList(value, 0)) return JSON.stringify(value) + suffix;
   const pieces = new Pieces();
   /** Writes a value that is `walkable` at its depth: its items or fields, each walked or in one piece. */

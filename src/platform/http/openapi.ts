@@ -58,10 +58,11 @@ type Outcome = { notFound: true } | { error: unknown };
  * The docs page (Swagger UI) is served from the installed package, so it works without internet.
  *
  * @fastify/swagger, @fastify/swagger-ui and their dependencies (a YAML library, @fastify/static and its
- * file globbing: ~2 MB of an idle process's heap) are loaded at the first request for either path, not at
- * start-up: few processes ever serve one. They then run in a Fastify instance of their own, fed the
- * recorded routes, and `/docs` requests are forwarded to it; the paths, methods and answers are the same as
- * when Swagger UI is registered on the application itself (openapi.test.ts compares the two).
+ * file globbing) are loaded at the first request for either path, not at start-up: few processes ever
+ * serve one, and the rest would hold them in their heap. They then run in a Fastify instance of their
+ * own, fed the recorded routes, and `/docs` requests are forwarded to it; the paths, methods and answers
+ * are the same as when Swagger UI is registered on the application itself (openapi.test.ts compares the
+ * two).
  */
 export const openapiPlugin = fp(
   async (app: FastifyInstance, opts: { operations: PricedOperation[]; prices: PriceTable }) => {

@@ -40,13 +40,13 @@ export function collectionOf(response: JsonSchema): Collection | undefined {
  * - A map, given as a `Map` or a plain object, is written entry by entry: each key by `JSON.stringify`,
  *   each value by the entry's compiled serialiser, an undefined value left out, as the map's serialiser
  *   does. A `Map` lets a route build a large map without making an object of it: a 1000-key object is a
- *   dictionary, and building it, then slicing it into smaller ones for the serialiser, cost ~0.9 ms of
- *   server CPU a 1000-address batch, GC included (see public-identity-names.ts).
+ *   dictionary, and building it, then slicing it into smaller ones for the serialiser, is a costly part of
+ *   a large batch, GC included (see public-identity-names.ts).
  *
  * Why: the route's serialiser builds the whole answer as one concatenated string, and encoding it makes a
- * flat copy, over 128 KiB for a 1000-address batch: a fresh memory mapping in V8's large-object space,
- * which cost ~0.8 ms a request on the bench machine (see jsonText). Here no string is larger than a
- * piece's, and the text is encoded once into a buffer.
+ * flat copy, over 128 KiB for a large batch: a fresh memory mapping in V8's large-object space, faulted
+ * in page by page (see jsonText). Here no string is larger than a piece's, and the text is encoded once
+ * into a buffer.
  */
 export function collectionText(
   body: Record<string, unknown>,

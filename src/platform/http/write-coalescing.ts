@@ -6,16 +6,13 @@ interface Pending {
 }
 
 /**
- * Larger answers are written at once: their requests cost milliseconds, not a wake-up's microseconds, and
- * held to the turn's end a 1000-address batch (~60 kB) cost 4–9 % more CPU. Streams too: they are written
- * as they are read.
+ * Larger answers are written at once: a wake-up is small beside what their requests cost, and holding
+ * a large batch to the turn's end costs it more CPU. Streams too: they are written as they are read.
  *
- * A larger string is handed on as bytes. The serialisers build it by concatenation, and as a string it was
- * copied twice more on its way out: once flattened to count its bytes (`content-length`), and once more
- * because `node:http` prepends the header to a string body and writes the joined string. As a Buffer it
- * is encoded once and goes out beside the header in one `writev`. Measured on the 1000-address batches
- * (SQLite, 8 rounds alternating, each server on its own core): server CPU 8,044 → 7,453 µs per REST
- * batch (lower in all 8 rounds) and 7,341 → 6,886 per GraphQL batch (lower in 7).
+ * A larger string is handed on as bytes. The serialisers build it by concatenation, and as a string it
+ * would be copied twice more on its way out: once flattened to count its bytes (`content-length`), and
+ * once more because `node:http` prepends the header to a string body and writes the joined string. As a
+ * Buffer it is encoded once and goes out beside the header in one `writev`.
  */
 const COALESCED_MAX_LENGTH = 16 * 1024;
 const small = (payload: unknown): boolean =>
@@ -26,13 +23,11 @@ const small = (payload: unknown): boolean =>
  * (setImmediate), instead of each as soon as it is ready.
  *
  * Why: a write to a peer on the same host that sleeps waiting for it (a reverse proxy, a gateway in front
- * of a subgraph process, the bench's load generator) wakes that peer on the other core, and on this
- * 2-core VM the waking costs the writer 15–20 µs, a fifth of a lookup's CPU. Written in a burst,
- * the first write wakes the peer and the others find it awake. Measured with `npm run bench`'s load
- * (8 connections, SQLite): server CPU per public lookup 95 → 71 µs, per stats call 66 → 52 µs, and p50
- * and p99 latency lower, not higher, because the answers stop queueing behind the wake-ups. A turn's
- * other answers delay a response by at most the turn's remaining work (each request still runs to its
- * answer before the turn ends).
+ * of a subgraph process, the bench's load generator) wakes that peer on another core, and the waking
+ * costs the writer a sizeable share of a small request's CPU. Written in a burst, the first write wakes
+ * the peer and the others find it awake: less CPU per answer, and latency lower, not higher, because
+ * the answers stop queueing behind the wake-ups. A turn's other answers delay a response by at most the
+ * turn's remaining work (each request still runs to its answer before the turn ends).
  *
  * Register it after every other onSend hook (hooks apply to routes declared before them too): it then
  * sees the answer as it will be written, a small one waits only for its write, and the hooks before it

@@ -253,7 +253,7 @@ export class WebhookService {
     void tracked.finally(() => this.running.delete(tracked));
   }
 
-  /** Runs the follower and the deliverer once, unless a previous round is still going. */
+  /** Runs the follower and the deliverer once, unless a previous pass is still going. */
   private kick(): void {
     if (this.stopped) return;
     if (!this.polling) {

@@ -2,10 +2,10 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Reverse lookups (an address's primary name, one or a 1000-address batch) read only the index: it holds
- * every column they ask and test, so a probe no longer follows each hit into the table. A 1000-address
- * batch, whose statement is about 45 % of its CPU on SQLite, took 14–16 % less server CPU; imports pay
- * 10–14 % for the extra index (bench/README.md, seventh round). `mns_name_primary_unique` stays: it is
- * the one-primary-name-per-address rule, which this wider index cannot state.
+ * every column they ask and test, so a probe never follows a hit into the table, and a batch, whose
+ * statement is much of its CPU on SQLite, costs less; imports pay for the extra index.
+ * `mns_name_primary_unique` stays: it is the one-primary-name-per-address rule, which this wider index
+ * cannot state.
  */
 export class Migration0012MnsPrimaryLookup extends Migration {
   override name = '0012-mns-primary-lookup';

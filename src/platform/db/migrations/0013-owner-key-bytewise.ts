@@ -5,10 +5,8 @@ import { columnTypes } from './dialect.js';
  * `owner_key` (a normalized address: `0x` and 64 lower-case hex digits) compared by bytes on PostgreSQL,
  * as `name` already is. Every reverse lookup descends the `(owner_key, …)` indexes, and each comparison
  * on the way down used the database's collation: with a locale collation PostgreSQL calls `strcoll` (or
- * ICU) where "C" compares with `memcmp`. Hex digits sort the same either way, so no answer changes.
- * Backend CPU per 1000-address batch statement, alternating on one connection (bench/README.md,
- * twenty-second round): 5.3 → 3.4 ms against an `en-US` ICU collation, 4.4 → 3.9 ms against `C.UTF-8`.
- * SQLite's default collation, BINARY, already compares bytes.
+ * ICU) where "C" compares with `memcmp`, which is cheaper. Hex digits sort the same either way, so no
+ * answer changes. SQLite's default collation, BINARY, already compares bytes.
  *
  * The column's two indexes are rebuilt: on a large registry the table is locked for that while (a few
  * seconds a million names).

@@ -8,8 +8,7 @@ export const ONE_PRIMARY_MESSAGE = 'mns_name: an address has at most one primary
  * SQLite keeps one owner-keyed index on the registry instead of two, and a smaller one: what every
  * import of real addresses pays for. Their keys are hashes, so each batch of an import inserts into
  * pages all over both owner indexes, and every page it changes is written to the WAL at its commit and
- * again to the file by the next checkpoint. 220 000 names took 9.1–10.1 s instead of 12.7–13.7 s
- * (bench/README.md, twenty-fifth round).
+ * again to the file by the next checkpoint: one index fewer is fewer pages written twice.
  *
  * - The one-primary-name-per-address rule, which the partial unique index `mns_name_primary_unique`
  *   stated, is checked by two triggers against the covering index instead, after each row that is or

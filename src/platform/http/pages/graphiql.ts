@@ -50,7 +50,7 @@ const PAGE = `<!doctype html>
 /** A self-hosted GraphiQL at /graphiql, for when Apollo Sandbox (loaded from Apollo's CDN) cannot load. */
 export async function graphiqlPage(app: FastifyInstance) {
   // Located at start-up, so a missing package fails the boot, not a page view; read at the first view,
-  // as most processes never serve the page and the builds are ~1.5 MB held for the process's life.
+  // as most processes never serve the page and the builds would be held for the process's life.
   const assets = new Map(
     Object.entries(ASSETS).map(([name, { file, type }]): [string, { type: string; body: () => Buffer }] => {
       const path = file ? packageFile(file) : undefined;

@@ -8,7 +8,7 @@ export type GuardedCcipRequestOptions = {
   allowPrivateHosts?: boolean;
 };
 
-/** Whether a gateway URL points at this host or a private network (checked on every resolved address). */
+/** Whether a gateway URL points at the server itself or a private network (checked on every resolved address). */
 async function isPrivateUrl(url: string): Promise<boolean> {
   let host: string;
   try {
@@ -28,8 +28,8 @@ async function isPrivateUrl(url: string): Promise<boolean> {
 
 /**
  * viem's CCIP-Read gateway request (EIP-3668) with one more rule for a server: the gateway URLs come
- * from whatever resolver a name points to, i.e. from anyone, so URLs reaching this host or a private
- * network are refused unless allowed; otherwise a name could make the service POST into the
+ * from whatever resolver a name points to, i.e. from anyone, so URLs reaching the server itself or a
+ * private network are refused unless allowed; otherwise a name could make the service POST into the
  * operator's network. (A DNS answer that changes between this check and the fetch is not covered.)
  *
  * @example
