@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   buildSchema,
@@ -7,6 +6,7 @@ import {
   type FragmentDefinitionNode,
   type GraphQLFormattedError,
   type GraphQLSchema,
+  getVariableValues,
   Kind,
   type OperationDefinitionNode,
   parse,
@@ -245,30 +245,13 @@ export function directGraphql(opts: {
 type Coerce = (raw: Record<string, unknown>) => Record<string, unknown> | undefined;
 
 /**
- * How to coerce an operation's variables: graphql-jit's compiled parser, the one its executor runs. It
- * refuses what graphql-js (and so Apollo) refuses — wrong types, nulls, missing values, unknown
- * input-object fields (the tests send each) — and fills in the same defaults.
- *
- * Why: graphql-js builds a path object per list item and copies the list twice; for a 1000-address
- * batch that was a tenth of the bytes the request allocated (sampling heap profile, PostgreSQL), and the
- * executor then coerced the same list again.
+ * How to coerce an operation's variables: graphql-js's own coercion (what Apollo runs), so both paths
+ * refuse the same input — wrong types, nulls, missing values, unknown input-object fields — and fill in
+ * the same defaults. A refusal is left to Apollo, which words it.
  */
 function variableCoercion(schema: GraphQLSchema, operation: OperationDefinitionNode): Coerce {
-  // Required, not imported: loaded with graphql-jit, at first use (compiled.ts), and as the build its
-  // executor is (its ES module build of this file does not load).
-  const { compileVariableParsing, failToParseVariables } = createRequire(import.meta.url)(
-    'graphql-jit/dist/variables.js',
-  ) as typeof import('graphql-jit/dist/variables.js');
-  const parse = compileVariableParsing(schema, operation.variableDefinitions ?? []);
-  return (raw) => {
-    try {
-      const parsed = parse(raw);
-      return failToParseVariables(parsed) ? undefined : parsed.coerced;
-    } catch {
-      // Whatever it could not take, Apollo words.
-      return undefined;
-    }
-  };
+  const definitions = operation.variableDefinitions ?? [];
+  return (raw) => getVariableValues(schema, definitions, raw, { maxErrors: 1 }).coerced;
 }
 
 const isJson = (type: string | undefined) => type !== undefined && /^application\/json\s*(;|$)/i.test(type);
