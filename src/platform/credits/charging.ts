@@ -30,6 +30,10 @@ export function availableSeen(ctx: RequestContext, partnerId: string, available:
 
 const plural = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
 
+/** The refusal's words, the same on every path and router, so a client parses one message. */
+export const insufficientMessage = (label: string, required: number, available: number) =>
+  `Insufficient credits: ${label} requires ${plural(required)}, but the balance available is ${plural(available)}`;
+
 const paidNames = (fields: readonly RootField[]) =>
   fields
     .filter((f) => f.price > 0)
@@ -72,10 +76,10 @@ export class RequestCharge {
     const label = ctx.operationLabel ?? paidNames(fields);
     const result = await ctx.services.ledger.reserve(ctx.partner.id, total, label, ctx.requestId);
     if (!result.ok) {
-      throw insufficientCredits(
-        `Insufficient credits: ${label} requires ${plural(total)}, but the balance available is ${plural(result.available)}`,
-        { required: total, available: result.available },
-      );
+      throw insufficientCredits(insufficientMessage(label, total, result.available), {
+        required: total,
+        available: result.available,
+      });
     }
     if (ctx.delivery) ctx.delivery.holdsCredits = true;
     return new RequestCharge(ctx, fields, result.reservation);

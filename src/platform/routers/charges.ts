@@ -74,8 +74,5 @@ export function chargesFor(fields: RootField[], result: ResultLike): { operation
     .map((f) => ({ operation: f.fieldName, credits: f.price }));
 }
 
-export const plural = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
-
 /** The same words cipgate's gateway uses, so a client parses one message whichever router answered. */
-export const insufficientMessage = (label: string, required: number, available: number) =>
-  `Insufficient credits: ${label} requires ${plural(required)}, but the balance available is ${plural(available)}`;
+export { insufficientMessage } from '../credits/charging.js';

@@ -1,12 +1,11 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import { insufficientMessage } from '../../../platform/credits/charging.js';
 import type { Charge, CreditLedger, Reservation } from '../../../platform/credits/ledger.js';
 import { insufficientCredits, unauthenticated } from '../../../platform/errors.js';
 import { recordCharges } from '../../../platform/http/metrics.js';
 
 /** The one subscription, and what its start is charged as in the ledger. */
 export const SUBSCRIPTION_OPERATION = 'bridgeStatusChanged';
-
-const plural = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
 
 /**
  * A subscription's charge, on the credit ledger like a request's (see credits/charging.ts): its price is
@@ -38,10 +37,10 @@ export class SubscriptionCharge {
     // Per request, not from a lease: a hold may last as long as the first event takes.
     const held = await ledger.reserve(partnerId, price, SUBSCRIPTION_OPERATION, requestId, { lease: false });
     if (!held.ok) {
-      throw insufficientCredits(
-        `Insufficient credits: ${SUBSCRIPTION_OPERATION} requires ${plural(price)}, but the balance available is ${plural(held.available)}`,
-        { required: price, available: held.available },
-      );
+      throw insufficientCredits(insufficientMessage(SUBSCRIPTION_OPERATION, price, held.available), {
+        required: price,
+        available: held.available,
+      });
     }
     return new SubscriptionCharge(ledger, held.reservation, requestId, log);
   }
