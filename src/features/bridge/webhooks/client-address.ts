@@ -1,20 +1,14 @@
 import type { IncomingMessage } from 'node:http';
-import { createRequire } from 'node:module';
+import proxyAddr from '@fastify/proxy-addr';
 import type { Config } from '../../../platform/config.js';
 import { trustProxyOption } from '../../../platform/http/rate-limit.js';
 
 type Trust = (address: string, hop: number) => boolean;
-interface ProxyAddr {
-  (request: IncomingMessage, trust: Trust): string;
-  compile(values: string[]): Trust;
-}
-
-// Fastify's own proxy-addr (resolved from Fastify's folder), so the rules cannot drift from request.ip's.
-const proxyAddr = createRequire(createRequire(import.meta.url).resolve('fastify'))('@fastify/proxy-addr') as ProxyAddr;
 
 /**
  * The client address of a raw request (a WebSocket upgrade, which Fastify never sees) exactly as Fastify's
- * `request.ip` reads it under the same TRUST_PROXY, so both transports fill the same rate-limit buckets.
+ * `request.ip` reads it under the same TRUST_PROXY: the same proxy-addr package Fastify uses, so both
+ * transports fill the same rate-limit buckets.
  */
 export function clientAddress(trust: Config['trustProxy']): (request: IncomingMessage) => string {
   const option = trustProxyOption(trust);
