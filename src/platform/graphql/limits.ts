@@ -350,6 +350,27 @@ const PARSE_NESTING_CEILING = 256;
  * error thrown inside Apollo's pipeline before parsing would be an unexpected 500). The answer is the
  * same refusal the depth rule gives: 400, BAD_USER_INPUT naming GRAPHQL_MAX_DEPTH, free.
  */
+/** The refusal of a document nested deeper than the parser is let go, on every transport. */
+export function nestingRefusal(depth: number, limits: Pick<GraphqlLimits, 'maxDepth'>): GraphQLFormattedError {
+  return {
+    message: `The operation nests ${depth} levels deep; at most ${limits.maxDepth} are allowed (GRAPHQL_MAX_DEPTH)`,
+    extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'GRAPHQL_MAX_DEPTH' },
+  };
+}
+
+/** The refusal of an operation estimated to cost more than allowed, on every transport. */
+export function costRefusal(
+  operation: OperationDefinitionNode,
+  cost: number,
+  limits: Pick<GraphqlLimits, 'maxCost'>,
+): GraphQLFormattedError {
+  const name = operation.name ? `Operation ${operation.name.value}` : 'The operation';
+  return {
+    message: `${name} has an estimated cost of ${cost}; at most ${limits.maxCost} is allowed (GRAPHQL_MAX_COST)`,
+    extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'GRAPHQL_MAX_COST' },
+  };
+}
+
 export function nestingGuard(limits: Pick<GraphqlLimits, 'maxDepth'>) {
   const ceiling = Math.max(PARSE_NESTING_CEILING, limits.maxDepth);
   // Callback-style: it runs on every /graphql request, and an async hook costs each a promise and a hop.
@@ -359,14 +380,7 @@ export function nestingGuard(limits: Pick<GraphqlLimits, 'maxDepth'>) {
     if (typeof source !== 'string') return done();
     const depth = braceDepth(source);
     if (depth <= ceiling) return done();
-    reply.code(400).send({
-      errors: [
-        {
-          message: `The operation nests ${depth} levels deep; at most ${limits.maxDepth} are allowed (GRAPHQL_MAX_DEPTH)`,
-          extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'GRAPHQL_MAX_DEPTH' },
-        },
-      ],
-    });
+    reply.code(400).send({ errors: [nestingRefusal(depth, limits)] });
   };
 }
 
@@ -397,11 +411,7 @@ export function operationLimitsPlugin(limits: GraphqlLimits): ApolloServerPlugin
             limits.costListSize,
           );
           if (cost <= limits.maxCost) return null;
-          const name = rc.operation.name ? `Operation ${rc.operation.name.value}` : 'The operation';
-          const error: GraphQLFormattedError = {
-            message: `${name} has an estimated cost of ${cost}; at most ${limits.maxCost} is allowed (GRAPHQL_MAX_COST)`,
-            extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'GRAPHQL_MAX_COST' },
-          };
+          const error = costRefusal(rc.operation, cost, limits);
           rc.contextValue.log.info({ cost, maxCost: limits.maxCost }, 'GraphQL operation refused: cost');
           return {
             http: { status: 400, headers: new HeaderMap() },

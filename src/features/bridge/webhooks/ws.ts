@@ -30,7 +30,13 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import { AppError, ErrorCode } from '../../../platform/errors.js';
 import type { PriceTable } from '../../../platform/gateway/prices.js';
 import type { AuthenticatedPartner, RequestContext } from '../../../platform/graphql/context.js';
-import { braceDepth, estimateCost, limitsValidationRule } from '../../../platform/graphql/limits.js';
+import {
+  braceDepth,
+  costRefusal,
+  estimateCost,
+  limitsValidationRule,
+  nestingRefusal,
+} from '../../../platform/graphql/limits.js';
 import { KEY_CACHE_TTL_MS, verifiedKeyCache } from '../../../platform/http/auth.js';
 import type { RateLimits } from '../../../platform/http/rate-limit.js';
 import type { Services } from '../../../platform/services.js';
@@ -175,12 +181,8 @@ async function startServer(
   }): ExecutionArgs | readonly GraphQLError[] => {
     const depth = braceDepth(payload.query);
     if (depth > Math.max(PARSE_NESTING_CEILING, limits.maxDepth)) {
-      return [
-        errorOf(
-          `The operation nests ${depth} levels deep; at most ${limits.maxDepth} are allowed (GRAPHQL_MAX_DEPTH)`,
-          { code: ErrorCode.BAD_USER_INPUT, limit: 'GRAPHQL_MAX_DEPTH' },
-        ),
-      ];
+      const { message, extensions } = nestingRefusal(depth, limits);
+      return [errorOf(message, extensions ?? {})];
     }
     let document: DocumentNode;
     try {
@@ -201,13 +203,8 @@ async function startServer(
     const variables = payload.variables ?? {};
     const { cost } = estimateCost(schema, document, operation, variables, limits.costListSize);
     if (cost > limits.maxCost) {
-      const name = operation.name ? `Operation ${operation.name.value}` : 'The operation';
-      return [
-        errorOf(`${name} has an estimated cost of ${cost}; at most ${limits.maxCost} is allowed (GRAPHQL_MAX_COST)`, {
-          code: ErrorCode.BAD_USER_INPUT,
-          limit: 'GRAPHQL_MAX_COST',
-        }),
-      ];
+      const { message, extensions } = costRefusal(operation, cost, limits);
+      return [errorOf(message, extensions ?? {})];
     }
     if (operation.operation !== 'subscription') {
       return [
