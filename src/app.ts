@@ -12,7 +12,6 @@ import { deliveryPlugin } from './platform/credits/delivery.js';
 import { idempotencyPlugin } from './platform/credits/idempotency.js';
 import { openDatabase } from './platform/db/orm.js';
 import { scopeDatabaseFailures } from './platform/db/request-scope.js';
-import { directGraphql } from './platform/gateway/direct-graphql.js';
 import { createGraphqlServer } from './platform/gateway/server.js';
 import { unreachableSubgraphs } from './platform/gateway/subgraph-health.js';
 import { buildSupergraph } from './platform/gateway/supergraph.js';
@@ -24,6 +23,7 @@ import { authPlugin } from './platform/http/auth.js';
 import { cachingPlugin } from './platform/http/caching.js';
 import { corsPlugin } from './platform/http/cors.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './platform/http/error-handler.js';
+import { directGraphql } from './platform/http/graphql-direct.js';
 import { jsonBody } from './platform/http/json-body.js';
 import { redactedPaths, redactKeys, requestSerializer } from './platform/http/log-redaction.js';
 import { metricsPlugin } from './platform/http/metrics.js';
@@ -154,13 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const graphqlContext: ApolloFastifyContextFunction<RequestContext> = async (request) => contextFor(request, services);
   const graphqlHandler = fastifyApolloHandler(graphql.apollo, { context: graphqlContext });
   // Single-fetch operations POSTed as JSON skip Apollo's pipeline; every other request goes through it.
-  const direct = directGraphql({
-    graphql,
-    apiSdl: supergraph.apiSdl,
-    prices: supergraph.prices,
-    limits: config.graphqlLimits,
-    services,
-  });
+  const direct = directGraphql({ graphql, services });
   // No automatic HEAD: it would run (and charge) a GET query whose answer is never sent.
   http.route<{ Reply: string | Buffer }>({
     method: ['GET', 'POST', 'OPTIONS'],
@@ -184,7 +178,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         // The WebSocket passes HTTP's guards: its limiter, the price table, its error shapes.
         rateLimits: http.rateLimits,
         prices: supergraph.prices,
-        formatError: graphql.formatError,
+        formatError: graphql.pipeline.formatError,
       })
     : null;
 

@@ -7,8 +7,8 @@ import { createPartner, subgraphs } from '../../../test/support/features.js';
 import { postGraphql } from '../../../test/support/graphql.js';
 import { withMetered } from '../../../test/support/paid-subgraph.js';
 import { useTestApp } from '../../../test/support/use-app.js';
-import { UnpricedFieldError } from '../gateway/prices.js';
 import { buildSupergraph } from '../gateway/supergraph.js';
+import { UnpricedFieldError } from './prices.js';
 
 @Resolver()
 class UnpricedResolver {

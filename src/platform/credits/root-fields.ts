@@ -8,7 +8,7 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
-import type { PriceTable } from '../gateway/prices.js';
+import type { PriceTable } from './prices.js';
 
 export interface RootField {
   /** Alias or field name: where the field's answer lands in `data`. */
@@ -25,7 +25,7 @@ export interface RootField {
  */
 export function rootFields(
   operation: OperationDefinitionNode,
-  fragments: Record<string, FragmentDefinitionNode>,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   variables: Record<string, unknown>,
   prices: PriceTable,
 ): RootField[] {
@@ -39,7 +39,7 @@ export function rootFields(
  */
 export function collectRootFields(
   operation: OperationDefinitionNode,
-  fragments: Record<string, FragmentDefinitionNode>,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   variables: Record<string, unknown>,
   prices: PriceTable,
 ): { fields: RootField[]; directed: boolean } {
@@ -68,7 +68,7 @@ export function collectRootFields(
         collect(selection.selectionSet);
       } else if (!visited.has(selection.name.value)) {
         visited.add(selection.name.value);
-        const fragment = fragments[selection.name.value];
+        const fragment = fragments.get(selection.name.value);
         if (fragment) collect(fragment.selectionSet);
       }
     }

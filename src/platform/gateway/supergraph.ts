@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type PriceTable, readPrices } from '../credits/prices.js';
 import { type BuiltSubgraph, buildSubgraph, type SubgraphDefinition } from '../graphql/subgraph.js';
-import { type PriceTable, readPrices } from './prices.js';
 
 export interface Supergraph {
   sdl: string;

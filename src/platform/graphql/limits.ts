@@ -4,7 +4,6 @@ import {
   type ASTVisitor,
   type DocumentNode,
   type FieldNode,
-  type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLField,
   type GraphQLFormattedError,
@@ -24,6 +23,7 @@ import {
 import type { Config } from '../config.js';
 import { ErrorCode } from '../errors.js';
 import type { RequestContext } from './context.js';
+import { fragmentsOf } from './fragments.js';
 
 /** Bounds on the work one GraphQL operation may ask for, checked before it is planned or executed. */
 export type GraphqlLimits = Config['graphqlLimits'];
@@ -34,13 +34,6 @@ const SLICING_ARGUMENTS = ['first', 'last', 'limit', 'perPage'];
 const refusal = (limit: string, message: string) =>
   // `limit` survives Apollo's wrapping of validation errors; formatLimitError turns it into BAD_USER_INPUT.
   new GraphQLError(message, { extensions: { code: ErrorCode.BAD_USER_INPUT, limit } });
-
-const fragmentsOf = (document: DocumentNode) =>
-  new Map(
-    document.definitions
-      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-      .map((d) => [d.name.value, d]),
-  );
 
 const fieldsOf = (type: GraphQLNamedType | undefined | null) =>
   isObjectType(type) || isInterfaceType(type) ? type.getFields() : undefined;

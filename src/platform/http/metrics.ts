@@ -2,6 +2,8 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import client from 'prom-client';
+import { CHARGED_CHANNEL } from '../credits/charging.js';
+import type { Charge } from '../credits/ledger.js';
 import type { Database } from '../db/orm.js';
 import { UPSTREAM_CHANNEL, type UpstreamCall } from '../upstream/observe.js';
 import { surfaceOf } from './errors.js';
@@ -96,11 +98,11 @@ async function nativePool(db: Database): Promise<PgPool | undefined> {
   return connection.getNativeClient?.();
 }
 
-/** Counts the credits of settled charges (called once a delivered answer's charges are in the ledger). */
-export function recordCharges(charges: readonly { operation: string; credits: number }[]): void {
-  for (const charge of charges)
+/** Counts the credits of settled charges, as credits/charging.ts publishes them once written. */
+subscribe(CHARGED_CHANNEL, (message) => {
+  for (const charge of message as Charge[])
     if (charge.credits > 0) creditsCharged.inc({ operation: charge.operation }, charge.credits);
-}
+});
 
 subscribe(UPSTREAM_CHANNEL, (message) => {
   const call = message as UpstreamCall;

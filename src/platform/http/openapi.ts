@@ -12,8 +12,8 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { Kind, type OperationDefinitionNode, parse } from 'graphql';
+import type { PriceTable } from '../credits/prices.js';
 import { rootFields } from '../credits/root-fields.js';
-import type { PriceTable } from '../gateway/prices.js';
 import { surfaceOf } from './errors.js';
 import { partnerErrorSchema } from './rest-route.js';
 
@@ -31,7 +31,7 @@ export function creditsOf(operation: string, prices: PriceTable): number {
   const document = parse(operation);
   const op = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   if (!op) throw new Error('operation missing');
-  return rootFields(op, {}, {}, prices).reduce((sum, field) => sum + field.price, 0);
+  return rootFields(op, new Map(), {}, prices).reduce((sum, field) => sum + field.price, 0);
 }
 
 const DOCS_PREFIX = '/docs';

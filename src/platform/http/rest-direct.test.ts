@@ -1,8 +1,8 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { restRoutes, subgraphs } from '../../../test/support/features.js';
+import { CompiledOperations } from '../gateway/compiled.js';
 import { buildSupergraph } from '../gateway/supergraph.js';
-import { CompiledOperations } from '../graphql/compiled.js';
 
 /**
  * REST routes are persisted operations: each one the gateway would answer with one fetch from an

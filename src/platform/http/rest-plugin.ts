@@ -7,11 +7,12 @@ import {
   type OperationDefinitionNode,
   parse,
 } from 'graphql';
-import { creditHeaders, RequestCharge } from '../credits/charging.js';
+import { creditHeaders, priceOf } from '../credits/charging.js';
+import type { PriceTable } from '../credits/prices.js';
 import { rootFields } from '../credits/root-fields.js';
 import { AppError, ErrorCode, httpStatusOf, notFound } from '../errors.js';
-import type { PriceTable } from '../gateway/prices.js';
-import { type GraphqlServer, logFailedFields } from '../gateway/server.js';
+import type { GraphqlServer } from '../gateway/server.js';
+import { fragmentsOf } from '../graphql/fragments.js';
 import { contextFor } from '../graphql/request-context.js';
 import { nullVariableErrors, requiredUses } from '../graphql/variables.js';
 import type { Services } from '../services.js';
@@ -125,14 +126,14 @@ export async function restPlugin(
   },
 ) {
   const api = buildSchema(opts.apiSdl);
-  const { apollo, compiled, formatError } = opts.graphql;
+  const { apollo, pipeline } = opts.graphql;
   for (const route of opts.routes) {
     const { operation, schema, response, respond, variables, collection } = deriveRoute(api, route);
-    const fields = rootFields(operation, {}, {}, opts.prices);
-    const paid = fields.some((f) => f.price > 0);
-    // Parsed once; the same object is the compiled-operations cache key.
+    // Parsed once; the same object is the pipeline's cache key.
     const document = parse(route.operation);
-    const execute = compiled.executorFor(document);
+    const prepared = pipeline.prepare(document);
+    if (!prepared) throw new Error(`REST route ${route.url} has no operation`);
+    const paid = priceOf(rootFields(prepared.operation, fragmentsOf(document), {}, opts.prices)) > 0;
     // Variables a JSON body could set to null where the operation needs a value (none today: those routes
     // read the query string); refused as on /graphql, before anything runs.
     const required = requiredUses(
@@ -186,31 +187,12 @@ export async function restPlugin(
           const refused = nullVariableErrors(required, input);
           if (refused.length) throw errorOf(refused.map((error) => error.toJSON()));
         }
-        if (!execute) return viaGateway(request, reply, input);
+        // A plan of several fetches (remote subgraphs): Apollo Server's pipeline runs it.
+        if (!prepared.execute) return viaGateway(request, reply, input);
         const ctx = contextFor(request, opts.services, route.label);
-        // Awaited only when they are promises (paid calls): a free call's open and close cost no microtask hop.
-        const opened = RequestCharge.open(ctx, fields);
-        const charge = opened instanceof Promise ? await opened : opened;
-        let result: Awaited<ReturnType<typeof execute>>;
-        try {
-          result = await execute(document, undefined, input, ctx);
-        } catch (err) {
-          await charge.close({ data: null });
-          throw err;
-        }
-        if (result.data === undefined) {
-          // The input did not coerce (the route schema lets through what GraphQL refuses): nothing ran, and
-          // the gateway words that refusal.
-          await charge.close({ data: null });
-          return viaGateway(request, reply, input);
-        }
-        const errors = result.errors?.length ? result.errors : undefined;
-        if (errors) logFailedFields(errors, ctx.log);
-        const formatted = errors?.map((error) => formatError(error.toJSON(), error));
-        const closed = charge.close({ data: result.data as Record<string, unknown> | null, errors: formatted });
-        const credits = closed instanceof Promise ? await closed : closed;
-        if (formatted) throw errorOf(formatted);
-        const body = answer(result.data as Record<string, unknown> | null);
+        const { data, errors, credits } = await pipeline.run(prepared, input, ctx);
+        if (errors) throw errorOf(errors);
+        const body = answer(data);
         reply.headers(creditHeaders(credits));
         // A larger list, or any map, is serialised piece by piece by the route's own compiled serialisers.
         const text =

@@ -1,28 +1,21 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { insufficientMessage } from '../../../platform/credits/charging.js';
-import type { Charge, CreditLedger, Reservation } from '../../../platform/credits/ledger.js';
-import { insufficientCredits, unauthenticated } from '../../../platform/errors.js';
-import { recordCharges } from '../../../platform/http/metrics.js';
+import { OperationCharge } from '../../../platform/credits/charging.js';
+import type { CreditLedger } from '../../../platform/credits/ledger.js';
+import { unauthenticated } from '../../../platform/errors.js';
 
 /** The one subscription, and what its start is charged as in the ledger. */
 export const SUBSCRIPTION_OPERATION = 'bridgeStatusChanged';
 
 /**
- * A subscription's charge, on the credit ledger like a request's (see credits/charging.ts): its price is
- * held when it starts (a refusal is free, as over HTTP), charged once, when its first event was written to
- * the socket (later events are free, as webhooks are), and released if it ends before any was.
+ * A subscription's charge, through the same `OperationCharge` as a request's: its price is held when it
+ * starts (a refusal is free, as over HTTP), charged once, when its first event was written to the socket
+ * (later events are free, as webhooks are), and released if it ends before any was.
  */
 export class SubscriptionCharge {
-  private reservation: Reservation | undefined;
-
   private constructor(
-    private readonly ledger: CreditLedger,
-    reservation: Reservation | undefined,
-    private readonly requestId: string,
-    private readonly log: Logger,
-  ) {
-    this.reservation = reservation;
-  }
+    private readonly charge: OperationCharge,
+    private readonly price: number,
+  ) {}
 
   /** Holds `price`; throws UNAUTHENTICATED without a partner, INSUFFICIENT_CREDITS when it is not covered. */
   static async open(
@@ -33,36 +26,24 @@ export class SubscriptionCharge {
     log: Logger,
   ): Promise<SubscriptionCharge> {
     if (!partnerId) throw unauthenticated(`A valid x-api-key is required for paid fields (${SUBSCRIPTION_OPERATION})`);
-    if (price <= 0) return new SubscriptionCharge(ledger, undefined, requestId, log);
+    const field = { responseKey: SUBSCRIPTION_OPERATION, fieldName: SUBSCRIPTION_OPERATION, price: Math.max(price, 0) };
     // Per request, not from a lease: a hold may last as long as the first event takes.
-    const held = await ledger.reserve(partnerId, price, SUBSCRIPTION_OPERATION, requestId, { lease: false });
-    if (!held.ok) {
-      throw insufficientCredits(insufficientMessage(SUBSCRIPTION_OPERATION, price, held.available), {
-        required: price,
-        available: held.available,
-      });
-    }
-    return new SubscriptionCharge(ledger, held.reservation, requestId, log);
+    const charge = await OperationCharge.open(
+      ledger,
+      { partner: { id: partnerId }, requestId, log, operationLabel: SUBSCRIPTION_OPERATION },
+      [field],
+      { lease: false },
+    );
+    return new SubscriptionCharge(charge, field.price);
   }
 
   /** The first event reached the socket: charged, once; later calls do nothing. */
   delivered(): Promise<void> {
-    return this.settle(true);
+    return this.charge.settle([{ operation: SUBSCRIPTION_OPERATION, credits: this.price }], true);
   }
 
   /** The subscription ended: released unless it was charged. */
   end(): Promise<void> {
-    return this.settle(false);
-  }
-
-  private async settle(charge: boolean): Promise<void> {
-    const held = this.reservation;
-    this.reservation = undefined;
-    if (!held) return;
-    const charges: Charge[] = charge ? [{ operation: SUBSCRIPTION_OPERATION, credits: held.credits }] : [];
-    const total = await this.ledger.settleReliably(held, charges, this.requestId, {
-      onError: (err, attempt) => this.log.error({ err, attempt }, 'subscription credit settlement failed; retrying'),
-    });
-    if (total) recordCharges(charges);
+    return this.charge.settle([], false);
   }
 }

@@ -27,8 +27,8 @@ import {
 } from 'graphql';
 import type { Context, Server as GraphqlWsServer } from 'graphql-ws';
 import type { WebSocket, WebSocketServer } from 'ws';
+import type { PriceTable } from '../../../platform/credits/prices.js';
 import { AppError, ErrorCode } from '../../../platform/errors.js';
-import type { PriceTable } from '../../../platform/gateway/prices.js';
 import type { AuthenticatedPartner, RequestContext } from '../../../platform/graphql/context.js';
 import {
   braceDepth,

@@ -2,13 +2,19 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { buildSchema, type DocumentNode, parse } from 'graphql';
-import type { Charge, CreditLedger, Reservation } from '../../credits/ledger.js';
-import type { RootField } from '../../credits/root-fields.js';
+import {
+  type ChargedResult,
+  chargesFor,
+  type HeldCharge,
+  OperationCharge,
+  type Payer,
+} from '../../credits/charging.js';
+import type { Charge, CreditLedger } from '../../credits/ledger.js';
+import type { PriceTable } from '../../credits/prices.js';
 import { AppError, ErrorCode, httpStatusOf } from '../../errors.js';
-import type { PriceTable } from '../../gateway/prices.js';
+import { priceOperation } from '../../gateway/pipeline.js';
 import { GATEWAY_TOKEN_HEADER, signGatewayToken } from '../../gateway/subgraph-token.js';
 import type { AuthenticatedPartner } from '../../graphql/context.js';
-import { chargesFor, insufficientMessage, priceOperation } from '../charges.js';
 
 /**
  * One exchange of Apollo Router's coprocessor protocol (version 1): the Router posts the stage's data and
@@ -43,11 +49,6 @@ const HOLD = 'cipgate::hold';
 const CHARGES = 'cipgate::charges';
 const SETTLED = 'cipgate::settled';
 
-interface Hold {
-  reservation: Reservation;
-  fields: RootField[];
-}
-
 const first = (headers: Record<string, string[]> | undefined, name: string): string | undefined => {
   const entry = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name);
   return entry?.[1]?.[0]?.trim() || undefined;
@@ -75,6 +76,12 @@ const sameSecret = (presented: unknown, secret: string): boolean => {
 export const coprocessorPlugin = fp(async (app: FastifyInstance, options: CoprocessorOptions) => {
   const { ledger, prices } = options;
   const apiSchema = buildSchema(options.apiSdl);
+  /** Who pays for a Router request; its charge is settled when the Router reports the answer (RouterResponse). */
+  const payerOf = (partner: AuthenticatedPartner | null, payload: CoprocessorPayload): Payer => ({
+    partner,
+    requestId: payload.id,
+    log: app.log,
+  });
 
   const routerRequest = async (payload: CoprocessorPayload): Promise<CoprocessorPayload> => {
     const entries = payload.context?.entries ?? {};
@@ -114,25 +121,11 @@ export const coprocessorPlugin = fp(async (app: FastifyInstance, options: Coproc
       prices,
     );
     if (!priced || priced.total === 0) return payload;
-    const partner = entries[CALLER] as AuthenticatedPartner | null | undefined;
-    if (!partner) {
-      throw new AppError(
-        ErrorCode.UNAUTHENTICATED,
-        `A valid x-api-key header is required for paid fields (${priced.label})`,
-      );
-    }
+    const partner = (entries[CALLER] as AuthenticatedPartner | null | undefined) ?? null;
     // The Router may send the response stage to another process: a hold in this process's lease would not
     // be there to settle, so coprocessor holds are rows of their own.
-    const result = await ledger.reserve(partner.id, priced.total, priced.label, payload.id, { lease: false });
-    if (!result.ok) {
-      throw new AppError(
-        ErrorCode.INSUFFICIENT_CREDITS,
-        insufficientMessage(priced.label, priced.total, result.available),
-        { required: priced.total, available: result.available },
-      );
-    }
-    const hold: Hold = { reservation: result.reservation, fields: priced.fields };
-    return { ...payload, context: { entries: { ...entries, [HOLD]: hold } } };
+    const charge = await OperationCharge.open(ledger, payerOf(partner, payload), priced.fields, { lease: false });
+    return { ...payload, context: { entries: { ...entries, [HOLD]: charge.held } } };
   };
 
   const subgraphRequest = (payload: CoprocessorPayload): CoprocessorPayload => {
@@ -151,15 +144,15 @@ export const coprocessorPlugin = fp(async (app: FastifyInstance, options: Coproc
 
   const supergraphResponse = (payload: CoprocessorPayload): CoprocessorPayload => {
     const entries = payload.context?.entries ?? {};
-    const hold = entries[HOLD] as Hold | undefined;
+    const hold = entries[HOLD] as HeldCharge | undefined;
     if (!hold) return payload;
-    const body = (payload.body ?? {}) as Parameters<typeof chargesFor>[1];
+    const body = (payload.body ?? {}) as ChargedResult;
     return { ...payload, context: { entries: { ...entries, [CHARGES]: chargesFor(hold.fields, body) } } };
   };
 
   const routerResponse = async (payload: CoprocessorPayload): Promise<CoprocessorPayload> => {
     const entries = payload.context?.entries ?? {};
-    const hold = entries[HOLD] as Hold | undefined;
+    const hold = entries[HOLD] as HeldCharge | undefined;
     if (!hold || entries[SETTLED]) return payload;
     let charges = entries[CHARGES] as Charge[] | undefined;
     if (!charges) {
@@ -171,7 +164,8 @@ export const coprocessorPlugin = fp(async (app: FastifyInstance, options: Coproc
       }
     }
     const answered = (payload.statusCode ?? 200) === 200;
-    await ledger.settleReliably(hold.reservation, answered ? charges : [], payload.id);
+    const partner = (entries[CALLER] as AuthenticatedPartner | null | undefined) ?? null;
+    await OperationCharge.resume(ledger, payerOf(partner, payload), hold).settle(charges, answered);
     return { ...payload, context: { entries: { ...entries, [SETTLED]: true } } };
   };
 

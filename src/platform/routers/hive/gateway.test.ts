@@ -11,7 +11,7 @@ const PARTNER_MAX = 30;
 interface GraphqlBody {
   data?: Record<string, unknown> | null;
   errors?: { message: string; extensions: { code: string } }[];
-  extensions?: { credits?: { charged: number } };
+  extensions?: { credits?: { charged: number; remaining?: number } };
 }
 
 /** Hive Gateway in its own process over the metered test subgraph in another, on one database. */
@@ -81,7 +81,7 @@ describe('Hive Gateway with cipgate rules over subgraph processes', () => {
     const res = await post('{ meteredEcho(text: "via hive") }', { 'x-api-key': apiKey });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ meteredEcho: 'via hive' });
-    expect(res.body.extensions?.credits).toEqual({ charged: 1 });
+    expect(res.body.extensions?.credits).toEqual({ charged: 1, remaining: 4 });
     expect(await books(id)).toEqual({ balance: 4, usage: 1, charges: [1] });
   });
 

@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import { ConfigError } from '../../config.js';
 import { deliveryPlugin } from '../../credits/delivery.js';
 import type { CreditLedger } from '../../credits/ledger.js';
-import type { PriceTable } from '../../gateway/prices.js';
+import type { PriceTable } from '../../credits/prices.js';
 import type { AuthenticatedPartner } from '../../graphql/context.js';
 import { authPlugin } from '../../http/auth.js';
 import { errorHandlerPlugin } from '../../http/error-handler.js';

@@ -1,15 +1,16 @@
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import type { FastifyBaseLogger } from 'fastify';
 import { type ExecutionResult, GraphQLError } from 'graphql';
+import { OperationCharge } from '../../credits/charging.js';
 import type { Delivery } from '../../credits/delivery.js';
-import type { CreditLedger, Reservation } from '../../credits/ledger.js';
-import { ErrorCode, httpStatusOf } from '../../errors.js';
-import type { PriceTable } from '../../gateway/prices.js';
+import type { CreditLedger } from '../../credits/ledger.js';
+import type { PriceTable } from '../../credits/prices.js';
+import { AppError, ErrorCode, httpStatusOf } from '../../errors.js';
+import { priceOperation } from '../../gateway/pipeline.js';
 import { GATEWAY_TOKEN_HEADER, signGatewayToken } from '../../gateway/subgraph-token.js';
 import type { AuthenticatedPartner } from '../../graphql/context.js';
 import { httpStatusOfResult } from '../../graphql/errors.js';
 import { type GraphqlLimits, knownRootOperationRule, limitsValidationRule } from '../../graphql/limits.js';
-import { chargesFor, insufficientMessage, priceOperation } from '../charges.js';
 
 /** What the HTTP layer (auth, rate limits, delivery) learnt about a request, handed to the gateway. */
 export interface Caller {
@@ -68,53 +69,37 @@ export function cipgatePlugin(options: CreditsPluginOptions): GatewayPlugin<Cipg
         args.variableValues as Record<string, unknown> | undefined,
         prices,
       );
-      let held: Reservation | undefined;
-      const finish = ({ result, setResult }: { result: unknown; setResult: (r: ExecutionResult) => void }) => {
-        if (!result || typeof result !== 'object' || Symbol.asyncIterator in result) {
-          // An incremental answer (@defer, subscriptions) is not a single 200 we can charge for: release.
-          if (held) void ledger.settleReliably(held, [], caller.requestId);
-          return;
-        }
-        const shaped = shapeErrors(result as ExecutionResult, caller);
-        const charges = held && priced ? chargesFor(priced.fields, shaped) : [];
-        const charged = charges.reduce((sum, c) => sum + c.credits, 0);
-        shaped.extensions = { ...shaped.extensions, credits: { charged } };
-        setResult(shaped);
-        const hold = held;
-        if (!hold) return;
-        const settle = (answered: boolean) =>
-          void ledger.settleReliably(hold, answered ? charges : [], caller.requestId, {
-            onError: (err, attempt) => caller.log.error({ err, attempt }, 'credit settlement failed; retrying'),
-          });
-        if (caller.delivery) caller.delivery.onOutcome((o) => settle(o.delivered && o.statusCode === 200));
-        else settle(true);
+      const finish =
+        (charge: OperationCharge | undefined) =>
+        async ({ result, setResult }: { result: unknown; setResult: (r: ExecutionResult) => void }) => {
+          if (!result || typeof result !== 'object' || Symbol.asyncIterator in result) {
+            // An incremental answer (@defer, subscriptions) is not a single 200 we can charge for: release.
+            if (charge) await charge.close({ data: null });
+            return;
+          }
+          const shaped = shapeErrors(result as ExecutionResult, caller);
+          const credits = charge
+            ? await charge.close({
+                data: shaped.data as Record<string, unknown> | null | undefined,
+                errors: shaped.errors,
+              })
+            : { charged: 0 };
+          shaped.extensions = { ...shaped.extensions, credits };
+          setResult(shaped);
+        };
+      if (!priced) return { onExecuteDone: finish(undefined) };
+      const refuse = (err: unknown) => {
+        if (!(err instanceof AppError)) throw err;
+        setResultAndStopExecution({ errors: [codedError(err.message, err.code, err.details)] });
       };
-      if (!priced || priced.total === 0) return { onExecuteDone: finish };
-      if (!caller.partner) {
-        setResultAndStopExecution({
-          errors: [
-            codedError(`A valid x-api-key header is required for paid fields (${priced.label})`, 'UNAUTHENTICATED'),
-          ],
-        });
+      try {
+        const opened = OperationCharge.open(ledger, caller, priced.fields);
+        if (!(opened instanceof Promise)) return { onExecuteDone: finish(opened) };
+        return opened.then((charge) => ({ onExecuteDone: finish(charge) }), refuse);
+      } catch (err) {
+        refuse(err);
         return;
       }
-      const partner = caller.partner;
-      return (async () => {
-        const result = await ledger.reserve(partner.id, priced.total, priced.label, caller.requestId);
-        if (!result.ok) {
-          setResultAndStopExecution({
-            errors: [
-              codedError(insufficientMessage(priced.label, priced.total, result.available), 'INSUFFICIENT_CREDITS', {
-                required: priced.total,
-                available: result.available,
-              }),
-            ],
-          });
-          return;
-        }
-        held = result.reservation;
-        return { onExecuteDone: finish };
-      })();
     },
     onFetch({ context, executionRequest, fetchFn, setFetchFn }) {
       // Only subgraph fetches carry an execution request; the supergraph is given, never fetched.

@@ -5,7 +5,7 @@ import { withMetered } from '../../../test/support/paid-subgraph.js';
 import { useTestApp } from '../../../test/support/use-app.js';
 
 /**
- * /graphql answers single-fetch operations without Apollo Server's pipeline (direct-graphql.ts). Each
+ * /graphql answers single-fetch operations without Apollo Server's pipeline (graphql-direct.ts, through gateway/pipeline.ts). Each
  * case is sent twice: as is (the direct path) and with `extensions: {}`, which the direct path leaves to
  * Apollo. Both must answer the same status, headers and body, and charge the same.
  */
@@ -36,6 +36,26 @@ describe('/graphql direct path', () => {
         cacheControl: res.headers['cache-control'],
         charged: res.headers['x-credits-charged'],
         usage: (await usage(id)) - before,
+        apollo: apollo.mock.calls.length,
+      });
+    }
+    const [direct, gateway] = answers as [(typeof answers)[0], (typeof answers)[0]];
+    return { direct, gateway };
+  }
+
+  /** `both` without a key. */
+  async function keyless(payload: Record<string, unknown>) {
+    const answers = [];
+    for (const viaApollo of [false, true]) {
+      apollo.mockClear();
+      const res = await postGraphql(app, viaApollo ? { ...payload, extensions: {} } : payload);
+      answers.push({
+        status: res.statusCode,
+        body: res.body,
+        contentType: res.headers['content-type'],
+        cacheControl: res.headers['cache-control'],
+        charged: res.headers['x-credits-charged'],
+        usage: 0,
         apollo: apollo.mock.calls.length,
       });
     }
@@ -134,56 +154,65 @@ describe('/graphql direct path', () => {
     expect(await usage(id)).toBe(2);
   });
 
-  it('leaves refusals, invalid documents and bad variables to Apollo, charging nothing', async () => {
-    const { id, apiKey } = await app.partner(1);
-    // Enough for a quote (2 credits), so that only the variables' coercion can refuse it.
-    const rich = await app.partner(10);
-    const cases: [Record<string, unknown>, string | undefined, number][] = [
+  it('answers refusals and bad variables itself, in the status and words Apollo gives, charging nothing', async () => {
+    const quote = {
+      fromChain: 'eip155:1',
+      toChain: 'eip155:8453',
+      fromToken: '0x0000000000000000000000000000000000000000',
+      toToken: '0x0000000000000000000000000000000000000000',
+      fromAmount: '1',
+      fromAddress: '0x0000000000000000000000000000000000000001',
+    };
+    // [payload, the partner's credits (undefined: no key), status]
+    const cases: [Record<string, unknown>, number | undefined, number][] = [
       [{ query: '{ meteredTwo }' }, undefined, 401],
-      [{ query: '{ meteredTwo }' }, apiKey, 400],
-      [{ query: '{ meteredNope }' }, apiKey, 400],
-      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: 5 } }, apiKey, 400],
-      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: {} }, apiKey, 400],
-      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: null } }, apiKey, 400],
-      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: ['a'] } }, apiKey, 400],
-      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: { a: 1 } } }, apiKey, 400],
-      // Variables are coerced by graphql-jit's compiled parser: it must refuse what graphql-js refuses.
-      ...[['0x1', 5], ['0x1', null], [[]], 7, null].map((a): [Record<string, unknown>, string, number] => [
+      [{ query: '{ meteredTwo }' }, 1, 400],
+      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: 5 } }, 1, 400],
+      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: {} }, 1, 400],
+      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: null } }, 1, 400],
+      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: ['a'] } }, 1, 400],
+      [{ query: 'query($t: String!) { meteredEcho(text: $t) }', variables: { t: { a: 1 } } }, 1, 400],
+      ...[['0x1', 5], ['0x1', null], [[]], 7, null].map((a): [Record<string, unknown>, number, number] => [
         { query: 'query($a: [String!]!) { primaryNames(addresses: $a) { name } }', variables: { a } },
-        apiKey,
+        1,
         400,
       ]),
-      // An input object with a field its type lacks: refused by both parsers, before any credit hold.
+      // An input object with a field its type lacks: refused before any credit hold, though 10 would pay.
       [
         {
           query: 'query($q: BridgeQuoteInput!) { bridgeQuote(input: $q) { id } }',
-          variables: {
-            q: {
-              fromChain: 'eip155:1',
-              toChain: 'eip155:8453',
-              fromToken: '0x0000000000000000000000000000000000000000',
-              toToken: '0x0000000000000000000000000000000000000000',
-              fromAmount: '1',
-              fromAddress: '0x0000000000000000000000000000000000000001',
-              unknownField: 1,
-            },
-          },
+          variables: { q: { ...quote, unknownField: 1 } },
         },
-        rich.apiKey,
+        10,
         400,
       ],
-      [{ query: '{ meteredEcho(text: "a") } { meteredTwo }' }, apiKey, 400],
-      // Long documents are parsed by Apollo alone, so an oversized one is never parsed twice.
-      [{ query: `{ meteredNope }\n#${'x'.repeat(9000)}` }, apiKey, 400],
     ];
-    for (const [payload, key, status] of cases) {
+    for (const [payload, credits, status] of cases) {
+      const { direct, gateway } = credits === undefined ? await keyless(payload) : await both(payload, credits);
+      expect([JSON.stringify(payload), direct.status]).toEqual([JSON.stringify(payload), status]);
+      same(direct, gateway);
+      expect([direct.usage, gateway.usage]).toEqual([0, 0]);
+    }
+  });
+
+  it('leaves invalid documents to Apollo, charging nothing', async () => {
+    const { id, apiKey } = await app.partner(1);
+    const cases: Record<string, unknown>[] = [
+      { query: '{ meteredNope }' },
+      { query: '{ meteredEcho(text: "a") } { meteredTwo }' },
+      // Long documents are parsed by Apollo alone, so an oversized one is never parsed twice.
+      { query: `{ meteredNope }\n#${'x'.repeat(9000)}` },
+    ];
+    for (const payload of cases) {
       apollo.mockClear();
-      const res = await postGraphql(app, payload, key);
-      expect([JSON.stringify(payload), res.statusCode]).toEqual([JSON.stringify(payload), status]);
+      const res = await postGraphql(app, payload, apiKey);
+      expect([JSON.stringify(payload).slice(0, 80), res.statusCode]).toEqual([
+        JSON.stringify(payload).slice(0, 80),
+        400,
+      ]);
       expect(apollo).toHaveBeenCalledTimes(1);
     }
     await app.services.ledger.whenSettled(id);
-    await app.services.ledger.whenSettled(rich.id);
-    expect([await usage(id), await usage(rich.id)]).toEqual([0, 0]);
+    expect(await usage(id)).toBe(0);
   });
 });
