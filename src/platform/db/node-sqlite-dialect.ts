@@ -1,17 +1,7 @@
 import type { StatementSync } from 'node:sqlite';
-import { NodeSqliteDialect } from '@mikro-orm/sql';
+// Pinned to the version @mikro-orm/sql depends on, so there is one copy of Kysely (package.json).
+import { SqliteDialect } from 'kysely';
 import { LRUCache } from 'lru-cache';
-
-/**
- * MikroORM exports its node:sqlite dialect but not the Kysely `SqliteDialect` it extends, whose
- * constructor takes the database factory. Taking the class from there keeps us on MikroORM's own copy
- * of Kysely instead of a second, separately versioned dependency.
- */
-const SqliteDialect = Object.getPrototypeOf(NodeSqliteDialect) as new (config: {
-  database: () => Promise<unknown>;
-}) => NodeSqliteDialect;
-if (typeof SqliteDialect !== 'function' || !('createDriver' in SqliteDialect.prototype))
-  throw new Error('@mikro-orm/sql: NodeSqliteDialect no longer extends a Kysely dialect');
 
 /** What Kysely's SQLite connection answers for a statement: rows of a reader, else the rows changed. */
 export interface SqliteResult {
