@@ -1,7 +1,4 @@
-/**
- * Pieces are joined into strings of at most about this many characters: V8 keeps a string up to 128 KiB
- * in its young generation, where allocating is cheap; a two-byte piece of 16 K characters is 32 KiB.
- */
+/** Pieces are joined into strings of at most about this many characters (see docs/performance.md). */
 const PIECE = 16 * 1024;
 /** An answer is written field by field down to this depth, and list by list one level further. */
 const FIELD_DEPTH = 2;
@@ -21,22 +18,15 @@ const walkable = (v: unknown, depth: number): boolean =>
 
 /**
  * `JSON.stringify(value) + suffix`, the same text, built without ever holding all of a large answer as one
- * string: as a string when it is short, as its UTF-8 bytes otherwise.
- *
- * Why: V8 places every string over 128 KiB in its large-object space, each in a fresh memory mapping that
- * the process then faults in page by page; so does a copy of it, such as the text with a newline added or
- * the flat copy that encoding a concatenated string makes, and a large batch makes two. Here the envelope
- * and the first levels below it are written field by field and every list item by item, each piece by
- * `JSON.stringify` (the same escaping, key order and handling of `undefined`; an object with a `toJSON`
- * method is one piece, its method called without the key), and the pieces are joined into strings of at
- * most ~16 K characters, which are encoded into one buffer.
+ * string: as a string when it is short, as its UTF-8 bytes otherwise. Large batches are answered faster
+ * in small pieces than as one huge string and its copies (docs/performance.md). Each piece is written by
+ * `JSON.stringify`, so escaping, key order, `undefined` and `toJSON` behave exactly as in one call.
  *
  * @example
  * reply.send(jsonText({ data }, '\n')); // a string for a small answer, a Buffer for a large one
  */
 export function jsonText(value: unknown, suffix = ''): string | Buffer {
-  // Most answers (a lookup, a page of a search) are a few kB: one JSON.stringify writes them faster than
-  // the walk, and their text stays far below the large-object size.
+  // Most answers (a lookup, a page of a search) are a few kB: one JSON.stringify writes them faster.
   if (!hasLongList(value, 0)) return JSON.stringify(value) + suffix;
   const pieces = new Pieces();
   /** Writes a value that is `walkable` at its depth: its items or fields, each walked or in one piece. */

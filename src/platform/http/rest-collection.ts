@@ -43,10 +43,8 @@ export function collectionOf(response: JsonSchema): Collection | undefined {
  *   dictionary, and building it, then slicing it into smaller ones for the serialiser, is a costly part of
  *   a large batch, GC included (see public-identity-names.ts).
  *
- * Why: the route's serialiser builds the whole answer as one concatenated string, and encoding it makes a
- * flat copy, over 128 KiB for a large batch: a fresh memory mapping in V8's large-object space, faulted
- * in page by page (see jsonText). Here no string is larger than a piece's, and the text is encoded once
- * into a buffer.
+ * Why: as jsonText, a large batch is answered faster in small pieces encoded once into a buffer than as
+ * the one concatenated string the route's serialiser would build.
  */
 export function collectionText(
   body: Record<string, unknown>,
