@@ -55,7 +55,7 @@ const ABSOLUTE: {
     id: 'rss-idle',
     title: 'resident memory, idle',
     read: (db) => db.memory?.idleMiB,
-    bound: () => ({ max: 175 }),
+    bound: () => ({ max: 170 }),
     unit: 'MiB',
   },
   {
