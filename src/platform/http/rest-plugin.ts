@@ -20,6 +20,7 @@ import { compressionOptions } from './caching.js';
 import { dataSchema, inputSchema, type JsonSchema, nonNull, schemaAt } from './graphql-json-schema.js';
 import { collectionOf, collectionText } from './rest-collection.js';
 import type { RestRoute } from './rest-route.js';
+import { refuseUnknownParameters } from './unknown-parameters.js';
 
 /** The error a REST answer stands for: the GraphQL answer's first error, by its code. */
 export function errorOf(errors: readonly GraphQLFormattedError[]): AppError {
@@ -84,10 +85,13 @@ export function deriveRoute(api: GraphQLSchema, route: RestRoute<unknown>) {
   if (!respond) throw new Error(`REST route ${route.url} shapes its body itself, so it needs respond()`);
   const schema: FastifySchema = { response: { 200: response, ...route.errors } };
   let variables = route.variables?.bind(route) as ((request: Request) => unknown) | undefined;
+  if (route.query) schema.querystring = { type: 'object', properties: route.query };
   if (route.input) {
     const { from, variable, constraints } = route.input;
     const parameters = inputSchema(api, operation, { variable, body: from === 'body', constraints });
-    schema[from === 'query' ? 'querystring' : from] = parameters;
+    const at = from === 'query' ? 'querystring' : from;
+    const before = (schema[at] ?? {}) as JsonSchema;
+    schema[at] = { ...parameters, properties: { ...before.properties, ...parameters.properties } };
     // Only the declared parameters: an unknown one is ignored, as it always was, not a GraphQL error.
     const names = Object.keys(parameters.properties ?? {});
     variables ??= (request) => {
@@ -97,6 +101,7 @@ export function deriveRoute(api: GraphQLSchema, route: RestRoute<unknown>) {
       return variable ? { [variable]: picked } : picked;
     };
   }
+  const namesOf = (at: 'querystring' | 'body') => Object.keys((schema[at] as JsonSchema | undefined)?.properties ?? {});
   return {
     operation,
     schema,
@@ -104,15 +109,16 @@ export function deriveRoute(api: GraphQLSchema, route: RestRoute<unknown>) {
     respond,
     variables: variables ?? (() => ({})),
     collection: collectionOf(response),
+    /** The parameters the route takes, where it takes them: anything else on a partner path is refused. */
+    known: { query: namesOf('querystring'), body: route.input?.from === 'body' ? namesOf('body') : undefined },
   };
 }
 
 /**
- * Mounts the REST route table. Each route is a persisted operation: derived, planned and, when the gateway
- * would answer it with one fetch from an in-process subgraph, compiled once at start-up. A call then runs
- * its route's JSON-schema validation, the credit hold, the compiled execution and the settlement — the
- * same resolvers, prices, charging and errors as `/graphql`, without Apollo's request pipeline. A route
- * whose plan needs the gateway goes through it.
+ * Mounts the REST route table. Each route is a persisted operation, prepared once at start-up by the
+ * operation pipeline (gateway/pipeline.ts). A call runs its route's JSON-schema validation, then the
+ * pipeline: the same resolvers, prices, charging and errors as `/graphql`. A route whose plan needs Apollo
+ * Gateway (a remote subgraph) goes through Apollo Server's pipeline.
  */
 export async function restPlugin(
   app: FastifyInstance,
@@ -128,7 +134,7 @@ export async function restPlugin(
   const api = buildSchema(opts.apiSdl);
   const { apollo, pipeline } = opts.graphql;
   for (const route of opts.routes) {
-    const { operation, schema, response, respond, variables, collection } = deriveRoute(api, route);
+    const { schema, response, respond, variables, collection, known } = deriveRoute(api, route);
     // Parsed once; the same object is the pipeline's cache key.
     const document = parse(route.operation);
     const prepared = pipeline.prepare(document);
@@ -136,11 +142,7 @@ export async function restPlugin(
     const paid = priceOf(rootFields(prepared.operation, fragmentsOf(document), {}, opts.prices)) > 0;
     // Variables a JSON body could set to null where the operation needs a value (none today: those routes
     // read the query string); refused as on /graphql, before anything runs.
-    const required = requiredUses(
-      api,
-      document,
-      document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION) ?? operation,
-    );
+    const required = requiredUses(api, document, prepared.operation);
     if (paid && route.method === 'GET') {
       // HEAD would run the paid operation and send no answer: refuse it rather than charge for nothing.
       app.route({
@@ -180,6 +182,15 @@ export async function restPlugin(
       url: route.url,
       exposeHeadRoute: !paid,
       schema,
+      // Partner paths refuse a parameter they do not take; public paths accept what published clients send.
+      ...(route.url.startsWith('/partners/')
+        ? {
+            preValidation: async (request: FastifyRequest) => {
+              refuseUnknownParameters(request.query, known.query, 'query');
+              if (known.body) refuseUnknownParameters(request.body, known.body, 'body');
+            },
+          }
+        : {}),
       ...compressionOptions(route.method, response),
       handler: async (request, reply) => {
         const input = variables(request) as Record<string, unknown>;

@@ -2,7 +2,7 @@ import type { Constraints, JsonSchema } from './graphql-json-schema.js';
 
 /**
  * One documented REST path, mapped onto one GraphQL operation of the supergraph. The operation runs
- * through the gateway exactly like a /graphql request (same resolvers, same credit plugin), so the
+ * through the operation pipeline exactly like a /graphql request (same resolvers, same charging), so the
  * REST layer holds no business logic: parameters in, GraphQL variables, data out in the spec's shape.
  */
 export interface RestRoute<TData = Record<string, unknown>, TVariables = Record<string, unknown>> {
@@ -17,6 +17,8 @@ export interface RestRoute<TData = Record<string, unknown>, TVariables = Record<
    * or from the fields of the input-object `variable`; `constraints` only adds bounds types cannot say.
    */
   input?: { from: 'query' | 'body' | 'params'; variable?: string; constraints?: Constraints };
+  /** Query-string parameters a route reads in its own `variables`, when `input` comes from elsewhere. */
+  query?: Record<string, JsonSchema>;
   /**
    * Where the REST body sits in the operation's data: a path (`stats`, `nameMetadata.metadata`), an object
    * of named paths (`{chains: 'bridgeChains'}`), or — for a body GraphQL does not shape — a function of

@@ -7,6 +7,8 @@ export const partnersWebhooksDeliveries = defineRoute<WebhookDeliveriesQuery, We
   url: '/partners/webhooks/:id/deliveries',
   label: 'GET /partners/webhooks/:id/deliveries',
   errors: partnerErrors,
+  // Checked by the resolver (1 to 200), so REST and GraphQL refuse a bad limit in the same words.
+  query: { limit: { type: 'string', description: 'At most this many deliveries, 1 to 200 (default 50).' } },
   variables: ({ params, query }) => {
     const { limit } = (query ?? {}) as { limit?: string };
     return {
