@@ -26,7 +26,7 @@ const FLAGS = [
  * JSON body, both of which need a preflight) and writes what it got into the DOM.
  */
 const CALLER = `<!doctype html><html><body>
-<pre id="name">pending</pre><pre id="graphql">pending</pre>
+<pre id="name">pending</pre><pre id="graphql">pending</pre><pre id="keyless">pending</pre><pre id="delete">pending</pre>
 <script>
 const params = new URLSearchParams(location.search);
 const api = params.get('api');
@@ -41,6 +41,19 @@ fetch(api + '/graphql', {
 })
   .then(async (r) => r.status + ' ' + r.headers.get('x-request-id') + ' ' + (await r.text()), (e) => 'blocked: ' + e.message)
   .then(show('graphql'));
+fetch(api + '/graphql', {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ query: '{ primaryName(caip2Id: "move-mvmt:126", address: "' + params.get('address') + '") { name } }' }),
+})
+  .then(async (r) => r.status + ' ' + (await r.text()), (e) => 'blocked: ' + e.message)
+  .then(show('keyless'));
+fetch(api + '/partners/webhooks/00000000-0000-4000-8000-000000000000', {
+  method: 'DELETE',
+  headers: { 'x-api-key': params.get('key') },
+})
+  .then(async (r) => String(r.status), (e) => 'blocked: ' + e.message)
+  .then(show('delete'));
 </script></body></html>`;
 
 const present = existsSync(CHROMIUM);
@@ -98,6 +111,9 @@ describe.skipIf(!present)(`in a headless Chromium (${CHROMIUM})`, () => {
     expect(JSON.parse(graphql.split(' ').slice(2).join(' '))).toMatchObject({
       data: { stats: { name: 'Browser Partner', creditBalance: 7 } },
     });
+    await expect.poll(() => page.textContent('#keyless'), { timeout: 15_000 }).toMatch(/^200 .*alice\.snow/);
+    // A DELETE with a key passes its preflight: the answer (no such webhook) reaches the script.
+    await expect.poll(() => page.textContent('#delete'), { timeout: 15_000 }).toBe('404');
     await page.close();
   });
 
@@ -107,7 +123,10 @@ describe.skipIf(!present)(`in a headless Chromium (${CHROMIUM})`, () => {
     // localhost and 127.0.0.1 are different origins; only the latter is in CORS_ORIGINS.
     await page.goto(`http://localhost:${pagePort}/?api=${encodeURIComponent(api)}&address=${ALICE}&key=${apiKey}`);
     await expect.poll(() => page.textContent('#graphql'), { timeout: 15_000 }).toMatch(/^blocked: /);
+    await expect.poll(() => page.textContent('#delete'), { timeout: 15_000 }).toMatch(/^blocked: /);
     await expect.poll(() => page.textContent('#name'), { timeout: 15_000 }).toMatch(/^200 /);
+    // GraphQL without a key is open to every origin, as public lookups are.
+    await expect.poll(() => page.textContent('#keyless'), { timeout: 15_000 }).toMatch(/^200 .*alice\.snow/);
     await page.close();
   });
 
