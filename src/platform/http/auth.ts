@@ -1,11 +1,12 @@
 import { hash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import { unauthenticated } from '../errors.js';
 import type { AuthenticatedPartner } from '../graphql/context.js';
 import { andThen, type Maybe } from '../maybe.js';
 import { type Surface, surfaceOf, surfaceOfRoute } from './errors.js';
+import { rateLimitHeaders } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -104,22 +105,24 @@ export const authPlugin = fp(
      * The key's partner, checked and counted; at once when the key is cached and limits are in memory. Only
      * a key not known valid meets the failed-key budget (rate-limit.ts): a valid key is always verified.
      */
-    const authenticate = (request: FastifyRequest, surface: Surface, key: string): Maybe<void> =>
+    const authenticate = (request: FastifyRequest, reply: FastifyReply, surface: Surface, key: string): Maybe<void> =>
       andThen(
         verify(key, () => app.rateLimits.refuseGuessing(request, surface)),
         (partner) => {
           if (!partner)
-            return andThen(app.rateLimits.failedKey(request, surface), () => {
+            return andThen(app.rateLimits.failedKey(request, surface), (budget) => {
+              reply.headers(rateLimitHeaders(budget));
               throw unauthenticated('Invalid API key');
             });
-          return andThen(app.rateLimits.partner(partner.id, surface), () => {
+          return andThen(app.rateLimits.partner(partner.id, surface), (budget) => {
+            reply.headers(rateLimitHeaders(budget));
             request.partner = partner;
           });
         },
       );
     // Callback-style, and a keyless request counted in memory answers at once: no promise, no microtask hop
     // for the public lookups.
-    app.addHook('onRequest', (request, _reply, done) => {
+    app.addHook('onRequest', (request, reply, done) => {
       const route = request.routeOptions.url;
       if (route !== undefined && UNLIMITED.has(route)) return done();
       const surface = route === undefined ? surfaceOf(request.url) : surfaceOfRoute(route);
@@ -132,7 +135,11 @@ export const authPlugin = fp(
         );
       let checked: Maybe<void>;
       try {
-        checked = key ? authenticate(request, surface, key) : app.rateLimits.address(request, surface);
+        checked = key
+          ? authenticate(request, reply, surface, key)
+          : andThen(app.rateLimits.address(request, surface), (budget) => {
+              reply.headers(rateLimitHeaders(budget));
+            });
       } catch (err) {
         return done(err as Error);
       }

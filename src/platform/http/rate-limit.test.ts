@@ -63,6 +63,25 @@ describe('rate limits', () => {
     expect(Number(usage[0]?.credit_usage)).toBe(3);
   });
 
+  it('tells every answer its budget in the IETF RateLimit fields, partner and address alike, 429 included', async () => {
+    const { apiKey } = await app.partner(10);
+    const first = await stats(apiKey);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['ratelimit-policy']).toBe('"partner";q=3;w=60');
+    expect(first.headers.ratelimit).toMatch(/^"partner";r=2;t=([1-9]|[1-5]\d|60)$/);
+    await stats(apiKey);
+    await stats(apiKey);
+    const limited = await stats(apiKey);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['ratelimit-policy']).toBe('"partner";q=3;w=60');
+    expect(limited.headers.ratelimit).toMatch(/^"partner";r=0;t=\d+$/);
+    expect(limited.headers.ratelimit?.toString().split('t=')[1]).toBe(limited.headers['retry-after']);
+    const address = randomAddress();
+    const keyless = await publicCall(address);
+    expect(keyless.headers['ratelimit-policy']).toBe('"address";q=4;w=60');
+    expect(keyless.headers.ratelimit).toMatch(/^"address";r=3;t=\d+$/);
+  });
+
   it('counts every key of one partner in one bucket', async () => {
     const { id, apiKey } = await app.partner(10);
     const second = await issueApiKey(app.services.db, id, 'second');

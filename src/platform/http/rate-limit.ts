@@ -158,16 +158,30 @@ export class RateLimits {
     private readonly limits: Config['rateLimit'],
   ) {}
 
-  address(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Maybe<void> {
-    return andThen(this.counters.hit(`ip:${request.ip}`), ({ count, resetMs }) => {
-      if (count > this.limits.publicMax) throw tooMany(surface, this.limits.publicMax, this.limits.windowMs, resetMs);
-    });
+  /** Counts a request against its client address; its budget, or a 429 once the budget is spent. */
+  address(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Maybe<Budget> {
+    return andThen(this.counters.hit(`ip:${request.ip}`), (count) =>
+      this.budget('address', this.limits.publicMax, count, surface),
+    );
   }
 
-  partner(partnerId: string, surface: Surface): Maybe<void> {
-    return andThen(this.counters.hit(`partner:${partnerId}`), ({ count, resetMs }) => {
-      if (count > this.limits.partnerMax) throw tooMany(surface, this.limits.partnerMax, this.limits.windowMs, resetMs);
-    });
+  /** Counts a request against its partner (all of a partner's keys share one budget). */
+  partner(partnerId: string, surface: Surface): Maybe<Budget> {
+    return andThen(this.counters.hit(`partner:${partnerId}`), (count) =>
+      this.budget('partner', this.limits.partnerMax, count, surface),
+    );
+  }
+
+  private budget(policy: Budget['policy'], quota: number, { count, resetMs }: Count, surface: Surface): Budget {
+    const budget = {
+      policy,
+      quota,
+      windowS: seconds(this.limits.windowMs),
+      remaining: Math.max(0, quota - count),
+      resetS: seconds(resetMs),
+    };
+    if (count > quota) throw tooMany(surface, budget);
+    return budget;
   }
 
   /**
@@ -185,23 +199,47 @@ export class RateLimits {
   }
 
   /** After a key failed verification: counts it against the address and the failed-key bucket. */
-  async failedKey(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Promise<void> {
-    await this.address(request, surface);
+  async failedKey(request: Pick<FastifyRequest, 'ip'>, surface: Surface): Promise<Budget> {
+    const budget = await this.address(request, surface);
     const { count, resetMs } = await this.counters.hit(`fail:${request.ip}`);
     if (count > this.limits.failedAuthMax) throw tooManyFailures(surface, resetMs);
+    return budget;
   }
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-const tooMany = (surface: Surface, max: number, windowMs: number, resetMs: number) =>
+/** A request's rate-limit budget once it was counted: what its answer's RateLimit fields say. */
+export interface Budget {
+  /** Whose budget: a partner's (all its keys), or a client address's (keyless requests). */
+  policy: 'partner' | 'address';
+  /** Requests allowed per window. */
+  quota: number;
+  windowS: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetS: number;
+}
+
+/**
+ * The budget as the IETF httpapi RateLimit header fields (draft-ietf-httpapi-ratelimit-headers):
+ * `RateLimit-Policy: "partner";q=1000;w=60` and `RateLimit: "partner";r=998;t=41`.
+ */
+export function rateLimitHeaders(budget: Budget): Record<string, string> {
+  return {
+    'ratelimit-policy': `"${budget.policy}";q=${budget.quota};w=${budget.windowS}`,
+    ratelimit: `"${budget.policy}";r=${budget.remaining};t=${budget.resetS}`,
+  };
+}
+
+const tooMany = (surface: Surface, budget: Budget) =>
   new AppError(
     'RATE_LIMITED',
     surface === 'partner'
-      ? `Rate limit exceeded: ${max} requests per ${seconds(windowMs)} s; retry in ${seconds(resetMs)} s`
-      : `Too many requests; retry in ${seconds(resetMs)} s`,
+      ? `Rate limit exceeded: ${budget.quota} requests per ${budget.windowS} s; retry in ${budget.resetS} s`
+      : `Too many requests; retry in ${budget.resetS} s`,
     {},
-    { 'retry-after': String(seconds(resetMs)) },
+    { 'retry-after': String(budget.resetS), ...rateLimitHeaders(budget) },
   );
 
 const tooManyFailures = (surface: Surface, resetMs: number) =>
