@@ -116,7 +116,7 @@ export type IdentitySearchQueryVariables = Exact<{
 }>;
 
 
-export type IdentitySearchQuery = { identitySearch: { results: Array<{ name: string, ownerAddress: string | null, source: string, provider: string, providerName: string, caip2Id: string, avatar: string | null, logoURI: string, url: string, expireAt: string | null, registeredAt: string | null, multichainAddresses: Array<{ address: string, caip2Id: string, chainName: string | null, symbol: string | null }>, txtRecords: Array<{ key: string, value: string, type: string }> }>, pagination: { page: number, perPage: number, total: number, totalPages: number } } };
+export type IdentitySearchQuery = { identitySearch: { results: Array<{ name: string, ownerAddress: string | null, source: string, provider: string, providerName: string, caip2Id: string, avatar: string | null, logoURI: string, url: string, expireAt: string | null, registeredAt: string | null, multichainAddresses: Array<{ address: string, caip2Id: string, chainName: string | null, symbol: string | null }>, txtRecords: Array<{ key: string, value: string, type: string }> }>, pagination: { page: number, perPage: number, total: number, totalIsExact: boolean, totalPages: number } } };
 
 export type PublicIdentityAddressQueryVariables = Exact<{
   name: string;

@@ -21,10 +21,10 @@ export class IdentityResolver {
     @Arg('perPage', () => Int, { defaultValue: 10, description: 'Results per page, 1 to 50.' }) perPage: number,
   ): Promise<IdentitySearchPage> {
     requirePartner(ctx);
-    const { hits, total, failed } = await ctx.services.identity.search({ query, page, perPage });
+    const { hits, total, totalIsExact, failed } = await ctx.services.identity.search({ query, page, perPage });
     return {
       results: hits.map(toIdentityResult),
-      pagination: { page, perPage, total, totalPages: Math.ceil(total / perPage) },
+      pagination: { page, perPage, total, totalIsExact, totalPages: Math.ceil(total / perPage) },
       unavailableProviders: failed,
     };
   }

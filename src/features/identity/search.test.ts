@@ -153,7 +153,12 @@ describe('IdentitySearch', () => {
     expect(page.hits[0]).toMatchObject({ exact: true, info: { provider: 'ens' } });
     // A dotted query without a known suffix is no longer a bare label: `pay.alice` is not tried as
     // `pay.alice.snow`, `pay.alice.sol`, … but as the DNS name it is.
-    expect(await s.search({ query: 'pay.alice', page: 1, perPage: 10 })).toEqual({ hits: [], total: 0, failed: [] });
+    expect(await s.search({ query: 'pay.alice', page: 1, perPage: 10 })).toEqual({
+      hits: [],
+      total: 0,
+      totalIsExact: true,
+      failed: [],
+    });
     expect(ens.calls).toEqual(['records jesse.cb.id', 'records pay.alice']);
     expect([home.calls, sub.calls, sns.calls]).toEqual([[], [], []]);
     // A bare label still goes everywhere.
@@ -186,7 +191,7 @@ describe('IdentitySearch', () => {
   });
 
   it('answers a full name that does not exist with no results', async () => {
-    expect(await run('nobody.eth')).toEqual({ hits: [], total: 0, failed: [] });
+    expect(await run('nobody.eth')).toEqual({ hits: [], total: 0, totalIsExact: true, failed: [] });
   });
 
   it('orders a bare label: exact matches, home registry first, then prefix matches by name', async () => {
@@ -396,14 +401,18 @@ describe('IdentitySearch', () => {
     );
   });
 
-  it('caps prefix matches per source', async () => {
+  it('caps prefix matches per source, and says the total is then a lower bound', async () => {
     const many = Array.from({ length: MAX_PREFIX_MATCHES + 20 }, (_, i) => `n${String(i).padStart(4, '0')}.snow`);
     const big = fakeProvider('big', '.snow', many, { listing: true });
     const s = new IdentitySearch(namingProviders([big.provider], 'big'), index, { timeoutMs: 200, log });
     const page = await s.search({ query: 'n', page: 1, perPage: 3 });
     expect(page.total).toBe(MAX_PREFIX_MATCHES);
+    expect(page.totalIsExact).toBe(false);
     expect(names(page)).toEqual(['n0000.snow', 'n0001.snow', 'n0002.snow']);
     // Records are read for the page only, not for every listed name.
     expect(big.calls.filter((c) => c.startsWith('records')).length).toBe(4);
+    // A prefix that matches fewer than the cap is counted exactly.
+    const few = await s.search({ query: 'n000', page: 1, perPage: 3 });
+    expect([few.total, few.totalIsExact]).toEqual([10, true]);
   });
 });

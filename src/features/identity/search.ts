@@ -8,8 +8,8 @@ import type { NameRecord, NamingProvider, NamingProviderInfo } from './providers
 export const MAX_QUERY_LENGTH = 255;
 export const MAX_PER_PAGE = 50;
 /**
- * Prefix matches taken from each listing source (the local registry, the name index). `total` counts at
- * most this many per source: a prefix so short that it matches more is not a useful search.
+ * Prefix matches taken from each listing source (the local registry, the name index). A prefix so short
+ * that a source holds more is answered with the first ones, and its `total` is marked a lower bound.
  */
 export const MAX_PREFIX_MATCHES = 500;
 /**
@@ -55,6 +55,8 @@ export interface SearchPage {
   hits: IdentityHit[];
   /** Matches over all pages. */
   total: number;
+  /** False when a listing source held more prefix matches than it was read for: `total` is a lower bound. */
+  totalIsExact: boolean;
   /** Providers dropped from this answer because they failed or timed out. */
   failed: string[];
 }
@@ -117,7 +119,7 @@ export class IdentitySearch {
     const search = deadline(Math.ceil(timeoutMs * SEARCH_DEADLINE_FACTOR), callerSignal);
     const lookups = deadline(timeoutMs, search.signal);
     try {
-      const matches = owner
+      const matches: { list: Match[]; failed: string[]; complete?: boolean } = owner
         ? await this.fullName(owner, text, lookups.signal)
         : ADDRESS.test(text)
           ? await this.address(text, lookups.signal)
@@ -126,7 +128,13 @@ export class IdentitySearch {
       matches.list.sort(this.compare);
       const start = (page - 1) * perPage;
       const hits = await this.fill(matches.list.slice(start, start + perPage), search.signal, matches.failed);
-      return { hits, total: matches.list.length, failed: matches.failed };
+      return {
+        hits,
+        total: matches.list.length,
+        // A full name or an address is looked up exactly; only a bare label lists prefix matches.
+        totalIsExact: matches.complete ?? true,
+        failed: matches.failed,
+      };
     } finally {
       lookups.clear();
       search.clear();
@@ -202,7 +210,10 @@ export class IdentitySearch {
     return { list, failed };
   }
 
-  private async bareLabel(text: string, signal: AbortSignal): Promise<{ list: Match[]; failed: string[] }> {
+  private async bareLabel(
+    text: string,
+    signal: AbortSignal,
+  ): Promise<{ list: Match[]; failed: string[]; complete: boolean }> {
     const enabled = this.providers.enabled();
     if (enabled.length === 0) throw new ProvidersUnavailableError('No naming provider is enabled');
     const lookups: Lookup[] = [];
@@ -253,7 +264,11 @@ export class IdentitySearch {
         add({ provider, name: entry.record.name, exact: false, record: entry.record });
       }
     }
-    return { list, failed };
+    // A listing read up to its limit may hold more: the count is then only what was read.
+    const complete =
+      indexed.entries.length < MAX_PREFIX_MATCHES &&
+      outcomes.every((o) => o.status === 'rejected' || o.value.candidates.length < MAX_PREFIX_MATCHES);
+    return { list, failed, complete };
   }
 
   /**

@@ -59,8 +59,14 @@ export class Pagination {
   @Field(() => Int)
   perPage!: number;
 
-  @Field(() => Int, { description: 'Matches over all pages.' })
+  @Field(() => Int, { description: 'Matches over all pages; a lower bound when `totalIsExact` is false.' })
   total!: number;
+
+  @Field({
+    description:
+      'False when a prefix matched more names than a search lists (500 per source): `total` then counts the listed ones, a lower bound, and later pages end there.',
+  })
+  totalIsExact!: boolean;
 
   @Field(() => Int, { description: '0 when there is no match.' })
   totalPages!: number;

@@ -143,7 +143,7 @@ describe('GET /partners/cip/identity/search', () => {
       'alice.sol',
       'alicebob.snow',
     ]);
-    expect(body.pagination).toEqual({ page: 1, perPage: 10, total: 5, totalPages: 1 });
+    expect(body.pagination).toEqual({ page: 1, perPage: 10, total: 5, totalIsExact: true, totalPages: 1 });
     for (const result of body.results) expect(Object.keys(result).sort()).toEqual(SPEC_FIELDS);
 
     expect(body.results[0]).toEqual({
@@ -179,7 +179,7 @@ describe('GET /partners/cip/identity/search', () => {
     const res = await search(apiKey, { query: 'ALICE.eth' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.pagination).toEqual({ page: 1, perPage: 10, total: 1, totalPages: 1 });
+    expect(body.pagination).toEqual({ page: 1, perPage: 10, total: 1, totalIsExact: true, totalPages: 1 });
     const [alice] = body.results;
     expect(alice).toMatchObject({
       name: 'alice.eth',
@@ -240,7 +240,10 @@ describe('GET /partners/cip/identity/search', () => {
       }),
     ]);
     const none = (await search(apiKey, { query: 'nobody.eth' })).json();
-    expect(none).toEqual({ results: [], pagination: { page: 1, perPage: 10, total: 0, totalPages: 0 } });
+    expect(none).toEqual({
+      results: [],
+      pagination: { page: 1, perPage: 10, total: 0, totalIsExact: true, totalPages: 0 },
+    });
     expect(await credits(apiKey)).toEqual(expect.objectContaining({ creditBalance: 7, creditUsage: 3 }));
   });
 
@@ -269,7 +272,7 @@ describe('GET /partners/cip/identity/search', () => {
     const pages = Math.ceil(names.length / 2);
     for (let page = 1; page <= pages; page++) {
       const body = (await search(apiKey, { query: 'ali', page, perPage: 2 })).json();
-      expect(body.pagination).toEqual({ page, perPage: 2, total: names.length, totalPages: pages });
+      expect(body.pagination).toEqual({ page, perPage: 2, total: names.length, totalIsExact: true, totalPages: pages });
       paged.push(...body.results.map((r: { name: string }) => r.name));
     }
     expect(paged).toEqual(names);
@@ -376,7 +379,7 @@ describe('GET /partners/cip/identity/search', () => {
         query: `query($q: String!) { identitySearch(query: $q, perPage: 3) {
           results { name ownerAddress source provider providerName caip2Id avatar logoURI url expireAt registeredAt
             multichainAddresses { address caip2Id chainName symbol } txtRecords { key value type } }
-          pagination { page perPage total totalPages }
+          pagination { page perPage total totalIsExact totalPages }
           unavailableProviders } }`,
         variables: { q: 'alice' },
       },

@@ -39,7 +39,7 @@ export const partnersIdentitySearch = defineRoute<Data, IdentitySearchQueryVaria
           multichainAddresses { address caip2Id chainName symbol }
           txtRecords { key value type }
         }
-        pagination { page perPage total totalPages }
+        pagination { page perPage total totalIsExact totalPages }
       }
     }
   `,
