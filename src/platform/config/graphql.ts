@@ -12,6 +12,8 @@ export interface GraphqlSettings {
     maxCost: number;
     /** Elements assumed for a list field whose size no argument tells. */
     costListSize: number;
+    /** Operations in one batched POST (a JSON array), each checked and charged as its own request. */
+    maxBatch: number;
   };
 }
 
@@ -25,6 +27,7 @@ export function graphqlSection(read: Reader): GraphqlSettings {
       maxRootFields: read.int('GRAPHQL_MAX_ROOT_FIELDS', 20, 1, 100_000),
       maxCost: read.int('GRAPHQL_MAX_COST', 10_000, 1, 100_000_000),
       costListSize: read.int('GRAPHQL_COST_LIST_SIZE', 10, 1, 100_000),
+      maxBatch: read.int('GRAPHQL_MAX_BATCH', 10, 1, 100),
     },
   };
 }

@@ -102,6 +102,11 @@ export class OperationPipeline {
     this.rules = [...specifiedRules, knownRootOperationRule, limitsValidationRule(options.limits)];
   }
 
+  /** The GraphQL limits every operation is held to. */
+  get limits(): GraphqlLimits {
+    return this.options.limits;
+  }
+
   /** The API schema operations run against. */
   get schema(): GraphQLSchema {
     return this.options.compiled.schema;

@@ -368,10 +368,13 @@ export function nestingGuard(limits: Pick<GraphqlLimits, 'maxDepth'>) {
   const ceiling = Math.max(PARSE_NESTING_CEILING, limits.maxDepth);
   // Callback-style: it runs on every /graphql request, and an async hook costs each a promise and a hop.
   return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const source =
-      (request.body as { query?: unknown } | undefined)?.query ?? (request.query as { query?: unknown })?.query;
-    if (typeof source !== 'string') return done();
-    const depth = braceDepth(source);
+    const body = request.body as { query?: unknown } | readonly { query?: unknown }[] | undefined;
+    // A batch is as deep as its deepest operation.
+    const sources = Array.isArray(body)
+      ? body.map((item) => item?.query)
+      : [(body as { query?: unknown } | undefined)?.query ?? (request.query as { query?: unknown })?.query];
+    let depth = 0;
+    for (const source of sources) if (typeof source === 'string') depth = Math.max(depth, braceDepth(source));
     if (depth <= ceiling) return done();
     reply.code(400).send({ errors: [nestingRefusal(depth, limits)] });
   };

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { GraphQLRequest } from '@apollo/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLFormattedError } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { creditHeaders } from '../credits/charging.js';
+import { type CreditsAnnouncement, creditHeaders } from '../credits/charging.js';
+import type { OperationAnswer } from '../gateway/pipeline.js';
 import type { GraphqlServer } from '../gateway/server.js';
 import { contextFor } from '../graphql/request-context.js';
 import { hasNullVariable, nullVariableErrors, requiredUses } from '../graphql/variables.js';
@@ -16,12 +19,13 @@ const MAX_DIRECT_QUERY = 8192;
 /**
  * `/graphql` through the operation pipeline (gateway/pipeline.ts) for a JSON POST of a valid query whose
  * plan is one fetch from an in-process subgraph: the pipeline coerces, prices, holds, runs, settles and
- * words its errors. Anything else — GET, batches, persisted queries, other media types, invalid
- * documents, multi-fetch plans — returns undefined so the caller hands the request to Apollo Server,
- * whose pipeline charges through the same `OperationCharge`.
+ * words its errors. Batches (JSON arrays) are answered here, each operation as its own request. Anything
+ * else — GET, persisted queries, other media types, invalid documents, multi-fetch plans — returns
+ * undefined so the caller hands the request to Apollo Server, whose pipeline charges through the same
+ * `OperationCharge`.
  */
 export function directGraphql(opts: { graphql: GraphqlServer; services: Services }) {
-  const { pipeline } = opts.graphql;
+  const { pipeline, apollo } = opts.graphql;
   const { schema } = pipeline;
 
   /** Query texts of persisted-query hashes registered here (their hash checked), for `refuseNullVariables`. */
@@ -38,10 +42,9 @@ export function directGraphql(opts: { graphql: GraphqlServer; services: Services
    * validation when it has a default) is refused here as bad input, free, before anything runs or is
    * held. Undefined when there is none: only a request with a null variable costs more than a look.
    */
-  const refuseNullVariables = (request: FastifyRequest, reply: FastifyReply): string | Buffer | undefined => {
-    const get = request.method === 'GET';
-    const source = (get ? request.query : request.body) as Record<string, unknown> | null;
-    if (typeof source !== 'object' || source === null || Array.isArray(source)) return;
+  const nullVariableRefusal = (given: unknown, get: boolean): GraphQLFormattedError[] | undefined => {
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) return;
+    const source = given as Record<string, unknown>;
     // GET carries both as JSON text; whatever does not parse, Apollo refuses itself.
     const json = (value: unknown): unknown => {
       if (!get) return value;
@@ -73,35 +76,106 @@ export function directGraphql(opts: { graphql: GraphqlServer; services: Services
       requiredUses(schema, prepared.document, prepared.operation),
       values as Record<string, unknown>,
     );
-    if (!errors.length) return;
-    reply.code(400).headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-    return jsonText({ errors: pipeline.formatErrors(errors) }, '\n');
+    return errors.length ? pipeline.formatErrors(errors) : undefined;
+  };
+
+  /**
+   * One operation (a request body, or an item of a batch) through the pipeline, or undefined when Apollo
+   * Server must answer it: persisted queries, invalid or long documents, multi-fetch plans.
+   */
+  const runDirect = (request: FastifyRequest, body: unknown): Promise<OperationAnswer> | undefined => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+    const { query, operationName, variables, extensions } = body as Record<string, unknown>;
+    // A huge document (an attack on the limits) is parsed once, by Apollo, not once here and again there.
+    if (typeof query !== 'string' || query.length > MAX_DIRECT_QUERY || extensions !== undefined) return;
+    if (operationName != null && typeof operationName !== 'string') return;
+    if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return;
+    const parsed = pipeline.parse(query);
+    const prepared = parsed?.valid ? pipeline.prepare(parsed.document, operationName ?? undefined) : undefined;
+    if (!prepared?.execute) return;
+    const ctx = contextFor(request, opts.services);
+    return pipeline.run(prepared, (variables ?? {}) as Record<string, unknown>, ctx, { checkCost: true });
+  };
+
+  /**
+   * A batch (a JSON array, as Apollo Client's BatchHttpLink sends): each operation runs as its own request
+   * would, with its own limits, price, charge and errors, one after another; every operation counts
+   * against the rate limit. The answer is a 200 holding one result per operation, in order; each is
+   * settled when that answer is delivered.
+   */
+  const batch = async (request: FastifyRequest, reply: FastifyReply, items: unknown[]): Promise<string | Buffer> => {
+    const refuse = (message: string, code = 'BAD_REQUEST') => {
+      reply.code(400).headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+      return jsonText({ errors: [{ message, extensions: { code } }] }, '\n');
+    };
+    const { maxBatch } = pipeline.limits;
+    if (items.length === 0) return refuse('A batch needs at least one operation');
+    if (items.length > maxBatch) {
+      return refuse(`A batch may hold at most ${maxBatch} operations (GRAPHQL_MAX_BATCH)`, 'BAD_USER_INPUT');
+    }
+    // One stored answer per key: a batch's answers are several, so it cannot be replayed as one.
+    if (request.headers['idempotency-key'] !== undefined) {
+      return refuse('Idempotency-Key applies to a single operation: send the operations one by one');
+    }
+    // The request itself was counted by the auth hook; each further operation counts as a request of its own.
+    const limits = request.server.rateLimits;
+    for (let i = 1; i < items.length; i++) {
+      await (request.partner ? limits.partner(request.partner.id, 'graphql') : limits.address(request, 'graphql'));
+    }
+    const results: Record<string, unknown>[] = [];
+    let charged = 0;
+    let remaining: number | undefined;
+    for (const item of items) {
+      const refused = nullVariableRefusal(item, false);
+      if (refused) {
+        results.push({ errors: refused });
+        continue;
+      }
+      const direct = runDirect(request, item);
+      if (direct) {
+        const { errors, data, credits } = await direct;
+        charged += credits.charged;
+        remaining = credits.remaining ?? remaining;
+        results.push({ errors, data, extensions: { credits } });
+        continue;
+      }
+      const answer = await apollo.executeOperation(item as GraphQLRequest, {
+        contextValue: contextFor(request, opts.services),
+      });
+      const single = answer.body.kind === 'single' ? answer.body.singleResult : { errors: [] };
+      const credits = single.extensions?.credits as CreditsAnnouncement | undefined;
+      if (credits) {
+        charged += credits.charged;
+        remaining = credits.remaining ?? remaining;
+      }
+      results.push(single as Record<string, unknown>);
+    }
+    reply.code(200).headers({
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      ...creditHeaders({ charged, ...(remaining === undefined ? {} : { remaining }) }),
+    });
+    return jsonText(results, '\n');
   };
 
   /** Answers the request, or returns undefined (having sent and charged nothing) to leave it to Apollo. */
   return async (request: FastifyRequest, reply: FastifyReply): Promise<string | Buffer | undefined> => {
-    if (request.method === 'POST' || request.method === 'GET') {
-      const refused = refuseNullVariables(request, reply);
-      if (refused !== undefined) return refused;
+    const get = request.method === 'GET';
+    if (get || request.method === 'POST') {
+      const refused = nullVariableRefusal(get ? request.query : request.body, get);
+      if (refused) {
+        reply.code(400).headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+        return jsonText({ errors: refused }, '\n');
+      }
     }
     if (request.method !== 'POST' || !isJson(request.headers['content-type']) || !acceptsJson(request.headers.accept)) {
       return undefined;
     }
-    const body = request.body as Record<string, unknown> | null;
-    if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof body.query !== 'string') return;
-    // A huge document (an attack on the limits) is parsed once, by Apollo, not once here and again there.
-    if (body.query.length > MAX_DIRECT_QUERY) return;
-    if (body.extensions !== undefined) return;
-    const { operationName, variables } = body;
-    if (operationName != null && typeof operationName !== 'string') return;
-    if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return;
-    const parsed = pipeline.parse(body.query);
-    const prepared = parsed?.valid ? pipeline.prepare(parsed.document, operationName ?? undefined) : undefined;
-    if (!prepared?.execute) return;
-    const ctx = contextFor(request, opts.services);
-    const answer = await pipeline.run(prepared, (variables ?? {}) as Record<string, unknown>, ctx, { checkCost: true });
-    const { errors, data, credits } = answer;
-    reply.code(answer.status);
+    if (Array.isArray(request.body)) return batch(request, reply, request.body);
+    const direct = runDirect(request, request.body);
+    if (!direct) return;
+    const { status, errors, data, credits } = await direct;
+    reply.code(status);
     reply.headers({
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'no-store',
