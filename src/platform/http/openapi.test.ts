@@ -10,13 +10,15 @@ import { creditsOf, openapiPlugin } from './openapi.js';
 
 interface Operation {
   'x-credits': number;
+  operationId?: string;
   security?: { apiKey: string[] }[];
   parameters?: { name: string; in: string; required?: boolean }[];
   requestBody?: unknown;
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  responses: Record<string, { content?: Record<string, { schema: unknown }>; headers?: Record<string, unknown> }>;
 }
 type Document = {
   openapi: string;
+  servers?: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, unknown> };
 };
@@ -71,7 +73,37 @@ describe('GET /openapi.json', () => {
     expect(parameters('/partners/bridge/chains')).toEqual([]);
     // Prices really differ per operation: the quote costs 2, public lookups nothing.
     expect(doc.paths['/partners/bridge/quote']?.get?.['x-credits']).toBe(2);
+    expect(doc.paths['/partners/bridge/quote']?.get?.['x-credits']).toBe(2);
     expect(doc.paths['/api/public/identity/name']?.get?.['x-credits']).toBe(0);
+  });
+
+  it('gives a code generator what it needs: operation ids, a server, answer headers, 304 and required error fields', () => {
+    const operations = Object.values(doc.paths).flatMap((ops) => Object.values(ops));
+    const ids = operations.map((op) => op.operationId);
+    expect(
+      ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)),
+      ids.join(),
+    ).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(doc.paths['/partners/cip/identity/search']?.get?.operationId).toBe('identitySearch');
+    expect(doc.paths['/api/public/identity/name']?.get?.operationId).toBe('publicIdentityName');
+    expect(doc.servers).toEqual([{ url: '/', description: 'This server' }]);
+    const search = doc.paths['/partners/cip/identity/search']?.get as Operation;
+    expect(Object.keys(search.responses['200']?.headers ?? {})).toEqual(
+      expect.arrayContaining([
+        'x-credits-charged',
+        'x-credits-remaining',
+        'x-request-id',
+        'ratelimit',
+        'ratelimit-policy',
+      ]),
+    );
+    expect(Object.keys(search.responses['429']?.headers ?? {})).toContain('retry-after');
+    // A paid answer is never a 304 (that would be its data, confirmed, for free); a free GET may be.
+    expect(search.responses['304']).toBeUndefined();
+    expect(doc.paths['/api/public/identity/name']?.get?.responses['304']).toBeDefined();
+    const error = search.responses['4XX']?.content?.['application/json']?.schema as { required?: string[] };
+    expect(error.required?.sort()).toEqual(['error', 'message', 'statusCode']);
   });
 });
 

@@ -24,7 +24,32 @@ export interface PricedOperation {
   operation: string;
 }
 
-const publicErrorSchema = { type: 'object', properties: { message: { type: 'string' } } } as const;
+const publicErrorSchema = {
+  type: 'object',
+  required: ['message'],
+  properties: { message: { type: 'string' } },
+} as const;
+
+const header = (description: string, type = 'string') => ({ type, description });
+/** Headers every counted answer carries (see rate-limit.ts and server-options.ts). */
+const COMMON_HEADERS = {
+  'x-request-id': header('The request id, as sent (when well-formed) or made by the server.'),
+  ratelimit: header('Budget left in this window: `"partner";r=<left>;t=<seconds to reset>` (IETF httpapi draft).'),
+  'ratelimit-policy': header('The budget: `"partner";q=<requests>;w=<window seconds>`; `"address"` without a key.'),
+};
+const CREDIT_HEADERS = {
+  'x-credits-charged': header('Credits this answer costs (charged once it is delivered with 200).', 'integer'),
+  'x-credits-remaining': header('The balance once this charge settles.', 'integer'),
+};
+
+/** The GraphQL operation's name as a method name (`IdentitySearch` → `identitySearch`). */
+function operationNameOf(operation: string): string | undefined {
+  const op = parse(operation).definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  const name = op?.name?.value;
+  return name && name[0]?.toLowerCase() + name.slice(1);
+}
 
 /** Credits one call of the operation costs, from the supergraph's `@credits` price table. */
 export function creditsOf(operation: string, prices: PriceTable): number {
@@ -74,6 +99,20 @@ export const openapiPlugin = fp(
     const manifest = findPackageJSON('..', import.meta.url);
     const version = manifest ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version : '0.0.0';
     const credits = new Map(opts.operations.map((r) => [`${r.method} ${r.url}`, creditsOf(r.operation, opts.prices)]));
+    // One id per documented operation, for generated clients' method names; an alias path gets its path's.
+    const operationIds = new Map<string, string>();
+    const taken = new Set<string>();
+    for (const r of opts.operations) {
+      const named = operationNameOf(r.operation);
+      const fromPath = `${r.method.toLowerCase()}${r.url
+        .split(/[/:-]/)
+        .filter(Boolean)
+        .map((part) => part[0]?.toUpperCase() + part.slice(1))
+        .join('')}`;
+      const id = named && !taken.has(named) ? named : fromPath;
+      taken.add(id);
+      operationIds.set(`${r.method} ${r.url}`, id);
+    }
     const priceOf = (route: { method: HTTPMethods | HTTPMethods[]; url: string }) => {
       const method = Array.isArray(route.method) ? route.method[0] : route.method;
       const surface = surfaceOf(route.url);
@@ -90,7 +129,7 @@ export const openapiPlugin = fp(
     let docs: Promise<FastifyInstance> | undefined;
     const docsApp = () => {
       if (!docs) {
-        docs = buildDocsApp({ version, priceOf, routes: documented });
+        docs = buildDocsApp({ version, priceOf, routes: documented, operationIds });
         // A failure (a broken install) is not remembered: the next request tries again, and says why.
         docs.catch(() => {
           docs = undefined;
@@ -155,6 +194,7 @@ const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'd
 
 async function buildDocsApp(opts: {
   version: string;
+  operationIds: ReadonlyMap<string, string>;
   priceOf: (route: { method: HTTPMethods | HTTPMethods[]; url: string }) => number | undefined;
   routes: readonly RouteOptions[];
 }): Promise<FastifyInstance> {
@@ -189,6 +229,11 @@ async function buildDocsApp(opts: {
           'operation is its price in credits per answered call (errors are free). The same operations are ' +
           'served by GraphQL at `/graphql`.',
       },
+      servers: [{ url: '/', description: 'This server' }],
+      tags: [
+        { name: 'partner', description: 'Partner interface: needs an `x-api-key`; paid operations say their price.' },
+        { name: 'public', description: 'Public interface: keyless, free, cacheable name ⇄ address lookups.' },
+      ],
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
     },
     transform: ({ schema, url, route }) => {
@@ -197,15 +242,35 @@ async function buildDocsApp(opts: {
       const price = opts.priceOf({ method: route.method, url });
       if (price === undefined) return { schema: { ...schema, hide: true } as FastifySchema, url };
       const errorSchema = surface === 'partner' ? partnerErrorSchema : publicErrorSchema;
-      const response = (schema?.response ?? {}) as Record<string, unknown>;
+      const response = (schema?.response ?? {}) as Record<string, Record<string, unknown>>;
+      const answered = { ...COMMON_HEADERS, ...(surface === 'partner' ? CREDIT_HEADERS : {}) };
+      const withHeaders = (body: Record<string, unknown>, headers: Record<string, unknown>) => ({ ...body, headers });
+      const documentedResponse: Record<string, unknown> = {
+        '4xx': withHeaders({ ...errorSchema, description: 'Bad input or a refusal; free.' }, COMMON_HEADERS),
+        429: withHeaders(
+          { ...errorSchema, description: 'Rate limited; free.' },
+          { ...COMMON_HEADERS, 'retry-after': header('Seconds until the window resets.', 'integer') },
+        ),
+        '5xx': withHeaders({ ...errorSchema, description: 'Failure or a backing service unavailable; free.' }, {}),
+      };
+      for (const [status, body] of Object.entries(response)) {
+        documentedResponse[status] = /^2/.test(status)
+          ? withHeaders(body, { ...answered, etag: header('Entity tag of a free answer.') })
+          : body;
+      }
+      // Free GET answers carry an ETag; the same request with If-None-Match answers 304 without a body.
+      if (method === 'GET' && price === 0) {
+        documentedResponse[304] = { type: 'null', description: 'Not Modified: `If-None-Match` matched the ETag.' };
+      }
       return {
         url,
         schema: {
           ...schema,
+          operationId: opts.operationIds.get(`${method} ${url}`),
           summary: schema?.summary ?? `${method} ${url}`,
           tags: [surface === 'partner' ? 'partner' : 'public'],
           ...(surface === 'partner' ? { security: [{ apiKey: [] }] } : {}),
-          response: { '4xx': errorSchema, '5xx': errorSchema, ...response },
+          response: documentedResponse,
           'x-credits': price,
         } as FastifySchema,
       };

@@ -49,6 +49,7 @@ export const defineRoute = <TData, TVariables>(route: RestRoute<TData, TVariable
 /** Partner error body, for response schemas. */
 export const partnerErrorSchema = {
   type: 'object',
+  required: ['statusCode', 'message', 'error'],
   properties: { statusCode: { type: 'integer' }, message: { type: 'string' }, error: { type: 'string' } },
 };
 
