@@ -101,7 +101,7 @@ describe('admin CLI', () => {
     expect((await app.http.inject({ method: 'GET', url: '/partners/bridge/chains', headers })).statusCode).toBe(200);
     await app.services.ledger.whenSettled();
 
-    const keys = JSON.parse((await run('key:list', '--partner', 'u@umbrella.test', '--json')).last);
+    const { keys } = JSON.parse((await run('key:list', '--partner', 'u@umbrella.test', '--json')).last);
     expect(keys.map((k: { label: string }) => k.label)).toEqual(['initial', 'ci']);
     expect(keys[0].prefix).toBe(partner.keyPrefix);
     const text = await run('key:list', '--partner', partner.id);
@@ -113,6 +113,22 @@ describe('admin CLI', () => {
     expect(usage.periods).toEqual([expect.objectContaining({ operation: 'bridgeChains', credits: 2, calls: 2 })]);
     const lines = (await run('usage', '--partner', 'u@umbrella.test')).out;
     expect(lines[0]).toMatch(/Umbrella <u@umbrella.test>: 2 credits charged/);
+  });
+
+  it("prints a command's own help with --help, and errors as JSON under --json, in REST's shapes", async () => {
+    const help = await run('key:list', '--help');
+    expect(help.code).toBe(0);
+    expect(help.out.join('\n')).toMatch(/^Usage: npm run admin -- key:list --partner <id\|email>/);
+    expect(help.out.join('\n')).toMatch(/--partner <value>/);
+    const refused = await run('key:list', '--json');
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.err.join(''))).toEqual({
+      error: { code: 'usage', message: '--partner is required', usage: 'key:list --partner <id|email> [--json]' },
+    });
+    const unknown = await run('frobnicate', '--json');
+    expect(JSON.parse(unknown.err.join(''))).toEqual({
+      error: { code: 'usage', message: 'Unknown command "frobnicate"' },
+    });
   });
 
   it('explains bad arguments with exit code 2', async () => {

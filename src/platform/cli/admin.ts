@@ -9,6 +9,23 @@ function help(commands: AdminCommand[]): string {
     .join('\n');
 }
 
+/** One command's usage, summary and flags, for `<command> --help`. */
+function commandHelp(command: AdminCommand): string {
+  const flags = Object.entries(command.options ?? {}).map(
+    ([flag, option]) => `  --${flag}${option.type === 'string' ? ' <value>' : ''}`,
+  );
+  return [
+    `Usage: npm run admin -- ${command.usage}`,
+    '',
+    command.summary,
+    '',
+    'Options:',
+    ...flags,
+    '  --json',
+    '  --help',
+  ].join('\n');
+}
+
 /**
  * Runs one of `commands` (the features' list, src/features/commands.ts) against DATABASE_URL (migrating
  * it first) and returns the exit code: 0 done, 2 bad arguments, 1 anything else.
@@ -25,9 +42,17 @@ export async function runAdmin(
     return name ? 0 : 2;
   }
   const command = commands.find((c) => c.name === name);
+  // Errors are one JSON line under --json, so a script reads them as it reads answers.
+  const asJson = rest.includes('--json');
+  const fail = (code: 'usage' | 'config' | 'failed', message: string, text: string) =>
+    io.err(asJson ? JSON.stringify({ error: { code, message, ...(command ? { usage: command.usage } : {}) } }) : text);
   if (!command) {
-    io.err(`Unknown command "${name}".\n\n${help(commands)}`);
+    fail('usage', `Unknown command "${name}"`, `Unknown command "${name}".\n\n${help(commands)}`);
     return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(commandHelp(command));
+    return 0;
   }
   let db: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
@@ -39,14 +64,15 @@ export async function runAdmin(
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      io.err(`${command.name}: ${err.message}\nUsage: npm run admin -- ${command.usage}`);
+      fail('usage', err.message, `${command.name}: ${err.message}\nUsage: npm run admin -- ${command.usage}`);
       return 2;
     }
     if (err instanceof ConfigError) {
-      io.err(err.message);
+      fail('config', err.message, err.message);
       return 2;
     }
-    io.err(`${command.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    const message = err instanceof Error ? err.message : String(err);
+    fail('failed', message, `${command.name} failed: ${message}`);
     return 1;
   } finally {
     await db?.close();

@@ -8,7 +8,8 @@ export const keyList = partnerCommand({
   summary: "List a partner's API keys: prefix (what key:revoke takes), label, created, last used, revoked",
   async run(partner, _args, io) {
     const keys = await listApiKeys(io.db, partner.id);
-    if (outJson(io, keys)) return;
+    // The shape GET /partners/keys answers.
+    if (outJson(io, { keys })) return;
     if (!keys.length) io.out(`${partner.name} has no API keys. Issue one with key:create.`);
     for (const k of keys) {
       io.out(

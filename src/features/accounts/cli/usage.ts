@@ -23,7 +23,8 @@ export const usage: AdminCommand = {
     );
     const partner = await partnerFlag(args, io);
     const report = await partnerUsage(io.db, partner.id, range);
-    if (outJson(io, { partnerId: partner.id, ...report })) return;
+    // The shape GET /partners/usage answers.
+    if (outJson(io, report)) return;
     io.out(
       `${partner.name} <${partner.email}>: ${report.totalCredits} credits charged from ${report.from} to ${report.to}`,
     );
