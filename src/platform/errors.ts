@@ -75,3 +75,9 @@ export const QUOTED_MAX = 100;
 /** A bad value as an error message quotes it back: `"0xzz"`, or a long one's start and `…`. */
 export const quoted = (value: string): string =>
   `"${value.length > QUOTED_MAX ? `${value.slice(0, QUOTED_MAX)}…` : value}"`;
+
+/**
+ * `Retry-After` of a 503 (a backing service or the database unavailable): an outage worth retrying soon,
+ * not a refusal. Seconds.
+ */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;

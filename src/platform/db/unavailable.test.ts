@@ -63,6 +63,8 @@ async function expectUnavailableEverywhere(app: TestApp, apiKey: string) {
   expect(gqlPartner.res.json().errors[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
   expect(gqlPartner.res.statusCode, gqlPartner.res.body).toBe(503);
   expect(ready.res.statusCode).toBe(503);
+  // An outage is worth retrying soon, and every interface says when.
+  for (const { res } of [partner, pub, gql, gqlPartner]) expect(res.headers['retry-after']).toBe('5');
   // The readiness probe has its own bound too (~1 s): every probe is held to the statement timeout + 500 ms.
   const timings = {
     partner: partner.ms,

@@ -2,7 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { FastifyBaseLogger } from 'fastify';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.js';
-import { ErrorCode, httpStatusOf } from '../errors.js';
+import { ErrorCode, httpStatusOf, UNAVAILABLE_RETRY_AFTER_S } from '../errors.js';
 import { formatLimitError } from './limits.js';
 
 /**
@@ -42,6 +42,7 @@ export function graphqlHttpStatusPlugin<TContext extends object>(): ApolloServer
           if (status !== undefined && (current === undefined || current === 200 || current === 500)) {
             response.http.status = status;
           }
+          if (response.http.status === 503) response.http.headers.set('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
         },
       };
     },

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { UNAVAILABLE_RETRY_AFTER_S } from '../errors.js';
 
 /** Which of the two interfaces a path belongs to: each has its own error body. */
 export type Surface = 'partner' | 'public' | 'graphql' | 'other';
@@ -94,6 +95,7 @@ const graphqlCodeOf = (status: number): string =>
           : 'INTERNAL_SERVER_ERROR';
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, statusCode: number, message: string) {
+  if (statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', UNAVAILABLE_RETRY_AFTER_S);
   return reply
     .code(statusCode)
     .type('application/json; charset=utf-8')

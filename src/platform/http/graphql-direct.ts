@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLFormattedError } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { type CreditsAnnouncement, creditHeaders } from '../credits/charging.js';
+import { UNAVAILABLE_RETRY_AFTER_S } from '../errors.js';
 import type { OperationAnswer } from '../gateway/pipeline.js';
 import type { GraphqlServer } from '../gateway/server.js';
 import { contextFor } from '../graphql/request-context.js';
@@ -176,6 +177,7 @@ export function directGraphql(opts: { graphql: GraphqlServer; services: Services
     if (!direct) return;
     const { status, errors, data, credits } = await direct;
     reply.code(status);
+    if (status === 503) reply.header('retry-after', UNAVAILABLE_RETRY_AFTER_S);
     reply.headers({
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'no-store',
