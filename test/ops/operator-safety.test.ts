@@ -102,6 +102,8 @@ describe('the sandbox key', () => {
       });
       expect(await main.exited).not.toBe(0);
       expect(main.stderr()).toMatch(/Cannot listen on 127\.0\.0\.1:\d+ \(HOST, PORT\): .*EADDRINUSE/);
+      // One line: no stack trace from the WebSocket server sharing the HTTP server.
+      expect(main.stderr().trim().split('\n')).toHaveLength(1);
     } finally {
       await closeServer(taken);
     }

@@ -130,8 +130,9 @@ export function serveSubscriptions(options: SubscriptionServerOptions): { close(
   };
   const onServerError = (err: Error) => {
     if (running) running.wss.emit('error', err);
-    // graphql-ws's words for a server error; there is no client to close yet.
-    else console.error('Internal error emitted on the WebSocket server. Please check your implementation.', err);
+    // Before the first upgrade there is no WebSocket server; a failure to listen (a port in use) is
+    // reported by whoever called listen, in one line (main.ts).
+    else if (options.server.listening) options.log.error({ err }, 'HTTP server error');
   };
   options.server.on('upgrade', onUpgrade);
   options.server.on('error', onServerError);
