@@ -54,6 +54,7 @@ describe('committed schema and generated types', async () => {
       'query.webhookDeliveries': 0,
       'mutation.registerWebhook': 0,
       'mutation.deleteWebhook': 0,
+      'mutation.testWebhook': 0,
       'subscription.bridgeStatusChanged': 0,
       'query.nameOwner': 0,
       'query.nameOwners': 0,

@@ -10,6 +10,7 @@ import { partnersWebhooksDelete } from './bridge/routes/webhooks-delete.js';
 import { partnersWebhooksDeliveries } from './bridge/routes/webhooks-deliveries.js';
 import { partnersWebhooksList } from './bridge/routes/webhooks-list.js';
 import { partnersWebhooksRegister } from './bridge/routes/webhooks-register.js';
+import { partnersWebhooksTest } from './bridge/routes/webhooks-test.js';
 import { partnersIdentitySearch } from './identity/routes/partners-identity-search.js';
 import { publicIdentityAddress } from './resolution/routes/public-identity-address.js';
 import { publicIdentityAddresses, publicIdentityAddressesSpec } from './resolution/routes/public-identity-addresses.js';
@@ -32,6 +33,7 @@ export const restRoutes: RestRoute<any>[] = [
   partnersWebhooksList,
   partnersWebhooksDelete,
   partnersWebhooksDeliveries,
+  partnersWebhooksTest,
   partnersIdentitySearch,
   publicIdentityAddress,
   publicIdentityName,

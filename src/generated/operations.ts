@@ -109,6 +109,13 @@ export type RegisterWebhookMutationVariables = Exact<{
 
 export type RegisterWebhookMutation = { registerWebhook: { id: string, url: string, createdAt: string, secret: string } };
 
+export type TestWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type TestWebhookMutation = { testWebhook: { delivered: boolean, statusCode: number | null, error: string | null, sentAt: string } };
+
 export type IdentitySearchQueryVariables = Exact<{
   query: string;
   page: number;

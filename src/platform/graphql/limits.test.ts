@@ -253,6 +253,7 @@ describe('GraphQL limit settings', () => {
       'GRAPHQL_MAX_ROOT_FIELDS',
       'GRAPHQL_MAX_COST',
       'GRAPHQL_COST_LIST_SIZE',
+      'GRAPHQL_MAX_BATCH',
     ]) {
       expect(() => loadConfig({ [name]: 'lots' })).toThrow(ConfigError);
       expect(() => loadConfig({ [name]: '-1' })).toThrow(name);
@@ -264,6 +265,7 @@ describe('GraphQL limit settings', () => {
       maxRootFields: 20,
       maxCost: 10_000,
       costListSize: 10,
+      maxBatch: 10,
     });
   });
 });

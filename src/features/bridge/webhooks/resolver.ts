@@ -4,7 +4,7 @@ import { type RequestContext, requirePartner } from '../../../platform/graphql/c
 import { Price } from '../../../platform/graphql/credits-directive.js';
 import { type StatusChange, SUBSCRIPTION_TRANSPORT, type SubscriptionTransport } from './service.js';
 import { SubscriptionCharge } from './subscription-charge.js';
-import { BridgeStatusChange, Webhook, WebhookDelivery, WebhookRegistration } from './types.js';
+import { BridgeStatusChange, Webhook, WebhookDelivery, WebhookRegistration, WebhookTest } from './types.js';
 
 @Resolver()
 export class WebhooksResolver {
@@ -22,6 +22,16 @@ export class WebhooksResolver {
   @Price(0)
   async deleteWebhook(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string): Promise<Webhook> {
     return ctx.services.webhooks.remove(requirePartner(ctx).id, id);
+  }
+
+  @Mutation(() => WebhookTest, {
+    description:
+      'Sends one signed `test` event (`{"type":"test","webhookId","sentAt"}`, signed as status changes are) ' +
+      'to a webhook now and says what it answered; it is not retried or recorded. Free.',
+  })
+  @Price(0)
+  async testWebhook(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string): Promise<WebhookTest> {
+    return ctx.services.webhooks.sendTest(requirePartner(ctx).id, id);
   }
 
   @Query(() => [Webhook], { description: 'Your webhooks. Free.' })

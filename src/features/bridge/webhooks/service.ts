@@ -62,6 +62,14 @@ export interface StatusChange {
   transfer: BridgeStatus;
 }
 
+/** What a webhook's receiver answered to a test event. */
+export interface WebhookTestResult {
+  delivered: boolean;
+  statusCode: number | null;
+  error: string | null;
+  sentAt: string;
+}
+
 export interface WebhookInfo {
   id: string;
   url: string;
@@ -335,6 +343,33 @@ export class WebhookService {
       deliveredAt: iso(r.delivered_at),
       createdAt: iso(r.created_at) as string,
     }));
+  }
+
+  /**
+   * Sends one signed `test` event to a webhook now, signed and delivered as a status change is, once and
+   * outside the delivery record: what a receiver answered, to check its URL and its signature check.
+   */
+  async sendTest(partnerId: string, id: string): Promise<WebhookTestResult> {
+    const webhook = await this.own(partnerId, id);
+    const [row] = await this.db.query<{ secret: string }>('select secret from bridge_webhook where id = ?', [
+      webhook.id,
+    ]);
+    const sentAt = new Date().toISOString();
+    const payload = JSON.stringify({ type: 'test', webhookId: webhook.id, sentAt });
+    const timestamp = Math.floor(Date.now() / 1000);
+    try {
+      const url = await checkTarget(webhook.url, this.options);
+      const statusCode = await this.post(url, payload, {
+        'content-type': 'application/json',
+        'user-agent': 'cipgate-webhooks/1',
+        'x-cipgate-delivery': `test-${randomUUID()}`,
+        'x-cipgate-signature': signature(row?.secret ?? '', timestamp, payload),
+      });
+      const delivered = statusCode >= 200 && statusCode <= 299;
+      return { delivered, statusCode, error: delivered ? null : `answered HTTP ${statusCode}`, sentAt };
+    } catch (err) {
+      return { delivered: false, statusCode: null, error: err instanceof Error ? err.message : String(err), sentAt };
+    }
   }
 
   private async own(partnerId: string, id: string, deletedToo = false): Promise<WebhookInfo> {

@@ -23,6 +23,21 @@ export class WebhookRegistration extends Webhook {
   secret!: string;
 }
 
+@ObjectType({ description: 'What a webhook answered to a signed test event.' })
+export class WebhookTest {
+  @Field({ description: 'The receiver answered 2xx.' })
+  delivered!: boolean;
+
+  @Field(() => GraphQLSafeInt, { nullable: true, description: 'HTTP status of the answer; null without one.' })
+  statusCode!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Why it was not delivered.' })
+  error!: string | null;
+
+  @Field({ description: 'ISO 8601; also in the body: `{"type":"test","webhookId":…,"sentAt":…}`.' })
+  sentAt!: string;
+}
+
 @ObjectType({ description: 'One status change sent (or being sent) to a webhook.' })
 export class WebhookDelivery {
   @Field(() => ID, { description: 'Also sent as `x-cipgate-delivery`: the same change never has two ids.' })

@@ -253,6 +253,33 @@ describe('bridge status pushed to partners', () => {
     expect(await balance()).toBe(before - 1);
   });
 
+  it('sends a signed test event on demand and says what the receiver answered, free', async () => {
+    const { apiKey: key } = await app.partner(5);
+    const registered = (await call('POST', '/partners/webhooks', { url: receiverUrl }, key)).json();
+    receiverDown = false;
+    received.length = 0;
+    const ok = await call('POST', `/partners/webhooks/${registered.id}/test`, undefined, key);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ delivered: true, statusCode: 200, error: null });
+    expect(received).toHaveLength(1);
+    const [event] = received;
+    expect(event?.body).toEqual({ type: 'test', webhookId: registered.id, sentAt: ok.json().sentAt });
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(event?.headers['x-cipgate-signature'])) ?? [];
+    expect(v1).toBe(createHmac('sha256', registered.secret).update(`${t}.${event?.raw}`).digest('hex'));
+    receiverDown = true;
+    const down = (await call('POST', `/partners/webhooks/${registered.id}/test`, undefined, key)).json();
+    expect(down).toMatchObject({ delivered: false, statusCode: null });
+    expect(down.error).toEqual(expect.any(String));
+    // Not recorded as a delivery, and free.
+    expect((await call('GET', `/partners/webhooks/${registered.id}/deliveries`, undefined, key)).json()).toEqual({
+      deliveries: [],
+    });
+    expect((await call('GET', '/partners/stats', undefined, key)).json().creditBalance).toBe(5);
+    expect(
+      (await call('POST', '/partners/webhooks/00000000-0000-4000-8000-000000000000/test', undefined, key)).statusCode,
+    ).toBe(404);
+  });
+
   it('refuses a WebSocket without a valid key', async () => {
     const client = createClient({
       url: `ws://127.0.0.1:${port}/graphql`,
