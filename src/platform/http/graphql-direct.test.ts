@@ -20,42 +20,26 @@ describe('/graphql direct path', () => {
         ?.u,
     );
 
-  /** Sends the payload both ways; returns both answers with the credits each charged. */
-  async function both(payload: Record<string, unknown>, credits = 10) {
-    const { id, apiKey } = await app.partner(credits);
+  /**
+   * Sends the payload both ways, as a new partner holding `credits` (without a key when null);
+   * returns both answers with the credits each charged.
+   */
+  async function both(payload: Record<string, unknown>, credits: number | null = 10) {
+    const partner = credits === null ? undefined : await app.partner(credits);
+    const used = async () => (partner ? usage(partner.id) : 0);
     const answers = [];
     for (const viaApollo of [false, true]) {
-      const before = await usage(id);
+      const before = await used();
       apollo.mockClear();
-      const res = await postGraphql(app, viaApollo ? { ...payload, extensions: {} } : payload, apiKey);
-      await app.services.ledger.whenSettled(id);
+      const res = await postGraphql(app, viaApollo ? { ...payload, extensions: {} } : payload, partner?.apiKey);
+      if (partner) await app.services.ledger.whenSettled(partner.id);
       answers.push({
         status: res.statusCode,
         body: res.body,
         contentType: res.headers['content-type'],
         cacheControl: res.headers['cache-control'],
         charged: res.headers['x-credits-charged'],
-        usage: (await usage(id)) - before,
-        apollo: apollo.mock.calls.length,
-      });
-    }
-    const [direct, gateway] = answers as [(typeof answers)[0], (typeof answers)[0]];
-    return { direct, gateway };
-  }
-
-  /** `both` without a key. */
-  async function keyless(payload: Record<string, unknown>) {
-    const answers = [];
-    for (const viaApollo of [false, true]) {
-      apollo.mockClear();
-      const res = await postGraphql(app, viaApollo ? { ...payload, extensions: {} } : payload);
-      answers.push({
-        status: res.statusCode,
-        body: res.body,
-        contentType: res.headers['content-type'],
-        cacheControl: res.headers['cache-control'],
-        charged: res.headers['x-credits-charged'],
-        usage: 0,
+        usage: (await used()) - before,
         apollo: apollo.mock.calls.length,
       });
     }
@@ -188,7 +172,7 @@ describe('/graphql direct path', () => {
       ],
     ];
     for (const [payload, credits, status] of cases) {
-      const { direct, gateway } = credits === undefined ? await keyless(payload) : await both(payload, credits);
+      const { direct, gateway } = await both(payload, credits ?? null);
       expect([JSON.stringify(payload), direct.status]).toEqual([JSON.stringify(payload), status]);
       same(direct, gateway);
       expect([direct.usage, gateway.usage]).toEqual([0, 0]);
