@@ -19,7 +19,7 @@ export const DEFAULT_SLIPPAGE = 0.03;
 export const MAX_SLIPPAGE = 0.5;
 export const DEFAULT_MAX_ROUTES = 5;
 export const MAX_ROUTES_LIMIT = 20;
-const ORDERS: readonly RouteOrder[] = ['CHEAPEST', 'FASTEST'];
+export const ORDERS: readonly RouteOrder[] = ['CHEAPEST', 'FASTEST'];
 /** Bridge names as LI.FI and Across spell them (`stargateV2`, `across`, `cbridge`), compared lower-case. */
 const BRIDGE_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/i;
 const MAX_BRIDGES = 30;

@@ -1,9 +1,14 @@
 import type { BridgeQuoteQuery, BridgeQuoteQueryVariables } from '../../../generated/operations.js';
 import { defineRoute, partnerErrors } from '../../../platform/http/rest-route.js';
+import { MAX_ROUTES_LIMIT, ORDERS } from '../validation.js';
 
 type Data = BridgeQuoteQuery;
 
 const text = { minLength: 1, maxLength: 200 };
+
+/** `order`'s values in any case, as the resolver reads them (validation.ts): one source for both. */
+const anyCase = (words: readonly string[]) =>
+  `^(?:${words.map((w) => [...w].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join('')).join('|')})$`;
 
 /**
  * GET /partners/bridge/quote: routes of every enabled provider, best first. 2 credits. The parameters are
@@ -25,7 +30,8 @@ export const partnersBridgeQuote = defineRoute<Data, BridgeQuoteQueryVariables>(
       fromAmount: text,
       fromAddress: text,
       toAddress: text,
-      order: { maxLength: 20 },
+      order: { maxLength: 20, pattern: anyCase(ORDERS), description: `${ORDERS.join(' or ')}, in any case.` },
+      maxRoutes: { minimum: 1, maximum: MAX_ROUTES_LIMIT },
       allowBridges: { maxLength: 1000 },
       denyBridges: { maxLength: 1000 },
     },
