@@ -210,8 +210,10 @@ describe.runIf(usingPostgres() && process.env.REDIS_URL)('three replicas behind 
     // No request fails: each is answered or refused for the limit.
     expect(ok.length + limited.length, tally).toBe(200);
     // Each survivor saw about 100 of the partner's requests, fewer than its own limit of 150: only the
-    // counter they share in Redis can refuse any, and it refuses on both.
-    expect(new Set(limited.map((a) => a.backend)), tally).toEqual(new Set([0, 1]));
+    // counter they share in Redis can refuse any. When every count reached it, it refuses on both; when
+    // some fell back to a process's memory (below), which survivor refuses is left to timing.
+    expect(limited.length, tally).toBeGreaterThan(0);
+    if (ok.length === PARTNER_LIMIT) expect(new Set(limited.map((a) => a.backend)), tally).toEqual(new Set([0, 1]));
     expect(new Set(ok.map((a) => a.backend))).toEqual(new Set([0, 1]));
     // Exactly the limit passes while every count reaches Redis in time; a Redis round trip beyond the
     // limiter's 50 ms command timeout (an overloaded machine) counts in process memory instead, by
