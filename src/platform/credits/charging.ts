@@ -63,11 +63,11 @@ export function availableSeen(ctx: { memo: Map<string, unknown> }, partnerId: st
 const plural = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
 
 /** The refusal's words, the same on every path and router, so a client parses one message. */
-export const insufficientMessage = (label: string, required: number, available: number) =>
+const insufficientMessage = (label: string, required: number, available: number) =>
   `Insufficient credits: ${label} requires ${plural(required)}, but the balance available is ${plural(available)}`;
 
 /** The paid root fields, for messages (`meteredEcho + meteredTwo`). */
-export const paidLabel = (fields: readonly RootField[]) =>
+const paidLabel = (fields: readonly RootField[]) =>
   fields
     .filter((f) => f.price > 0)
     .map((f) => f.fieldName)

@@ -16,11 +16,11 @@ export function creditsPlugin(prices: PriceTable): ApolloServerPlugin<RequestCon
       return {
         async didResolveOperation(rc) {
           if (!rc.operation) return;
-          const priced = priceOperation(rc.schema, rc.document, rc.operationName, rc.request.variables, prices);
+          const fields = priceOperation(rc.schema, rc.document, rc.operationName, rc.request.variables, prices);
           // Variables that do not coerce fail execution before any resolver runs: nothing to charge.
-          if (!priced) return;
+          if (!fields) return;
           const ctx = rc.contextValue;
-          charge = await OperationCharge.open(ctx.services.ledger, ctx, priced.fields);
+          charge = await OperationCharge.open(ctx.services.ledger, ctx, fields);
         },
         async willSendResponse(rc) {
           const body = rc.response.body;

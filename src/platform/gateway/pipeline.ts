@@ -12,7 +12,7 @@ import {
   validate,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { type CreditsAnnouncement, OperationCharge, paidLabel, priceOf, remainingAfter } from '../credits/charging.js';
+import { type CreditsAnnouncement, OperationCharge, remainingAfter } from '../credits/charging.js';
 import type { PriceTable } from '../credits/prices.js';
 import { collectRootFields, type RootField } from '../credits/root-fields.js';
 import { ErrorCode } from '../errors.js';
@@ -58,14 +58,6 @@ export interface OperationAnswer {
   data?: Record<string, unknown> | null;
   errors?: GraphQLFormattedError[];
   credits: CreditsAnnouncement;
-}
-
-/** A root-field list and its price, for a router that runs the operation itself. */
-export interface PricedOperation {
-  fields: RootField[];
-  total: number;
-  /** The paid fields, for messages (`meteredEcho + meteredTwo`). */
-  label: string;
 }
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
@@ -267,9 +259,10 @@ function asGraphQLError(err: unknown): GraphQLError {
 }
 
 /**
- * Prices one operation from its raw variables, for a caller that runs it elsewhere (Apollo Server's
- * pipeline, the Hive Gateway plugin, the Router coprocessor). Undefined when it cannot run (unknown
- * operation name, variables that do not coerce): execution then fails before any resolver, so it is free.
+ * The priced root fields of one operation, from its raw variables, for a caller that runs it elsewhere
+ * (Apollo Server's pipeline, the Hive Gateway plugin, the Router coprocessor). Undefined when it cannot
+ * run (unknown operation name, variables that do not coerce): execution then fails before any resolver,
+ * so it is free.
  */
 export function priceOperation(
   schema: GraphQLSchema,
@@ -277,11 +270,10 @@ export function priceOperation(
   operationName: string | null | undefined,
   raw: Record<string, unknown> | null | undefined,
   prices: PriceTable,
-): PricedOperation | undefined {
+): RootField[] | undefined {
   const operation = getOperationAST(document, operationName);
   if (!operation) return undefined;
   const { coerced } = getVariableValues(schema, operation.variableDefinitions ?? [], raw ?? {}, { maxErrors: 1 });
   if (!coerced) return undefined;
-  const { fields } = collectRootFields(operation, fragmentsOf(document), coerced, prices);
-  return { fields, total: priceOf(fields), label: paidLabel(fields) };
+  return collectRootFields(operation, fragmentsOf(document), coerced, prices).fields;
 }

@@ -8,6 +8,7 @@ import {
   type HeldCharge,
   OperationCharge,
   type Payer,
+  priceOf,
 } from '../../credits/charging.js';
 import type { Charge, CreditLedger } from '../../credits/ledger.js';
 import type { PriceTable } from '../../credits/prices.js';
@@ -113,18 +114,18 @@ export const coprocessorPlugin = fp(async (app: FastifyInstance, options: Coproc
       // The Router refuses it itself, before anything runs: nothing to hold.
       return payload;
     }
-    const priced = priceOperation(
+    const fields = priceOperation(
       apiSchema,
       document,
       typeof request.operationName === 'string' ? request.operationName : undefined,
       request.variables as Record<string, unknown> | undefined,
       prices,
     );
-    if (!priced || priced.total === 0) return payload;
+    if (!fields || priceOf(fields) === 0) return payload;
     const partner = (entries[CALLER] as AuthenticatedPartner | null | undefined) ?? null;
     // The Router may send the response stage to another process: a hold in this process's lease would not
     // be there to settle, so coprocessor holds are rows of their own.
-    const charge = await OperationCharge.open(ledger, payerOf(partner, payload), priced.fields, { lease: false });
+    const charge = await OperationCharge.open(ledger, payerOf(partner, payload), fields, { lease: false });
     return { ...payload, context: { entries: { ...entries, [HOLD]: charge.held } } };
   };
 

@@ -62,7 +62,7 @@ export function cipgatePlugin(options: CreditsPluginOptions): GatewayPlugin<Cipg
     onExecute({ args, setResultAndStopExecution }) {
       const caller = (args.contextValue as CipgateContext).cipgate;
       if (!caller) throw new Error('cipgate caller missing from the gateway context');
-      const priced = priceOperation(
+      const fields = priceOperation(
         args.schema,
         args.document,
         args.operationName,
@@ -87,13 +87,13 @@ export function cipgatePlugin(options: CreditsPluginOptions): GatewayPlugin<Cipg
           shaped.extensions = { ...shaped.extensions, credits };
           setResult(shaped);
         };
-      if (!priced) return { onExecuteDone: finish(undefined) };
+      if (!fields) return { onExecuteDone: finish(undefined) };
       const refuse = (err: unknown) => {
         if (!(err instanceof AppError)) throw err;
         setResultAndStopExecution({ errors: [codedError(err.message, err.code, err.details)] });
       };
       try {
-        const opened = OperationCharge.open(ledger, caller, priced.fields);
+        const opened = OperationCharge.open(ledger, caller, fields);
         if (!(opened instanceof Promise)) return { onExecuteDone: finish(opened) };
         return opened.then((charge) => ({ onExecuteDone: finish(charge) }), refuse);
       } catch (err) {
