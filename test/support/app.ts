@@ -53,3 +53,13 @@ export async function startTestApp(
     },
   };
 }
+
+/** A partner's balance and usage once its settlements in flight are written. */
+export async function partnerBooks(app: Pick<TestApp, 'services'>, partnerId: string) {
+  await app.services.ledger.whenSettled(partnerId);
+  const [row] = await app.services.db.query<{ b: number; u: number }>(
+    'select credit_balance as b, credit_usage as u from partner where id = ?',
+    [partnerId],
+  );
+  return { balance: Number(row?.b), usage: Number(row?.u) };
+}

@@ -4,6 +4,7 @@ import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client/core'
 import { BatchHttpLink } from '@apollo/client/link/batch-http';
 import { createPersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { partnerBooks } from '../../../test/support/app.js';
 import { withMetered } from '../../../test/support/paid-subgraph.js';
 import { useTestApp } from '../../../test/support/use-app.js';
 
@@ -16,14 +17,7 @@ describe('Apollo Client links', () => {
     uri = `http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}/graphql`;
   });
 
-  const books = async (id: string) => {
-    await app.services.ledger.whenSettled(id);
-    const [row] = await app.services.db.query<{ b: number; u: number }>(
-      'select credit_balance as b, credit_usage as u from partner where id = ?',
-      [id],
-    );
-    return { balance: Number(row?.b), usage: Number(row?.u) };
-  };
+  const books = (id: string) => partnerBooks(app, id);
 
   it('BatchHttpLink: queries sent together in one request, each answered and charged once', async () => {
     const { id, apiKey } = await app.partner(10);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { partnerBooks } from '../../../test/support/app.js';
 import { withMetered } from '../../../test/support/paid-subgraph.js';
 import { useTestApp } from '../../../test/support/use-app.js';
 
@@ -11,14 +12,7 @@ import { useTestApp } from '../../../test/support/use-app.js';
 describe('/graphql batches', () => {
   const app = useTestApp({ GRAPHQL_MAX_BATCH: '4', RATE_LIMIT_PARTNER_MAX: '8' }, { subgraphs: withMetered() });
 
-  const books = async (id: string) => {
-    await app.services.ledger.whenSettled(id);
-    const [row] = await app.services.db.query<{ b: number; u: number }>(
-      'select credit_balance as b, credit_usage as u from partner where id = ?',
-      [id],
-    );
-    return { balance: Number(row?.b), usage: Number(row?.u) };
-  };
+  const books = (id: string) => partnerBooks(app, id);
 
   const post = (payload: unknown, apiKey?: string) =>
     app.http.inject({
