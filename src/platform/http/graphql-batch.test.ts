@@ -84,6 +84,29 @@ describe('/graphql batches', () => {
     expect(await books(id)).toEqual({ balance: 92, usage: 8 });
   });
 
+  it('answers a malformed item with its own BAD_REQUEST result, never a failure of the batch, charging nothing', async () => {
+    const { id, apiKey } = await app.partner(10);
+    const res = await post(
+      [
+        null,
+        { query: 5 },
+        { query: '{ meteredEcho(text: "f") }', variables: 'x' },
+        { query: '{ meteredEcho(text: "g") }' },
+      ],
+      apiKey,
+    );
+    expect(res.statusCode).toBe(200);
+    const results = res.json() as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] }[];
+    expect(results.slice(0, 3).map((r) => r.errors?.[0]?.extensions?.code)).toEqual([
+      'BAD_REQUEST',
+      'BAD_REQUEST',
+      'BAD_REQUEST',
+    ]);
+    expect(results[2]?.errors?.[0]?.message).toMatch(/variables/);
+    expect(results[3]?.data).toEqual({ meteredEcho: 'g' });
+    expect(await books(id)).toEqual({ balance: 9, usage: 1 });
+  });
+
   it('holds each operation of a batch to the nesting limit', async () => {
     const deep = `{ ${'a {'.repeat(300)}${'}'.repeat(300)} }`;
     const res = await post([{ query: '{ __typename }' }, { query: deep }]);

@@ -127,6 +127,11 @@ export function directGraphql(opts: { graphql: GraphqlServer; services: Services
     let charged = 0;
     let remaining: number | undefined;
     for (const item of items) {
+      const malformed = malformedItem(item);
+      if (malformed) {
+        results.push({ errors: [{ message: malformed, extensions: { code: 'BAD_REQUEST' } }] });
+        continue;
+      }
       const refused = nullVariableRefusal(item, false);
       if (refused) {
         results.push({ errors: refused });
@@ -186,6 +191,24 @@ export function directGraphql(opts: { graphql: GraphqlServer; services: Services
     // Apollo's field order and trailing newline, so both paths answer the same bytes.
     return jsonText({ errors, data, extensions: { credits } }, '\n');
   };
+}
+
+/**
+ * Why a batch item is not an operation Apollo Server would take as a POST body, in its words; undefined
+ * when it is one. Each item is checked as a single POST body is, so a malformed one is its own 400-coded
+ * result, never a failure of the batch.
+ */
+function malformedItem(item: unknown): string | undefined {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'A batch item must be a JSON object';
+  const { query, operationName, variables, extensions } = item as Record<string, unknown>;
+  const object = (v: unknown) => v == null || (typeof v === 'object' && !Array.isArray(v));
+  if (query != null && typeof query !== 'string') return '`query` in a POST body must be a string if provided.';
+  if (operationName != null && typeof operationName !== 'string') {
+    return '`operationName` in a POST body must be a string if provided.';
+  }
+  if (!object(variables)) return '`variables` in a POST body must be an object if provided.';
+  if (!object(extensions)) return '`extensions` in a POST body must be an object if provided.';
+  return undefined;
 }
 
 const isJson = (type: string | undefined) => type !== undefined && /^application\/json\s*(;|$)/i.test(type);
