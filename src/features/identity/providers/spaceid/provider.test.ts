@@ -162,7 +162,7 @@ describe('SPACE ID provider on local ENS-compatible registries', () => {
     const disabled = createSpaceIdProvider({});
     expect(disabled.status).toEqual({
       enabled: false,
-      reason: 'SPACEID_BSC_RPC_URL and SPACEID_ARB_RPC_URL are not set',
+      reason: 'SPACEID_BSC_RPC_URL or SPACEID_ARB_RPC_URL is not set',
     });
     await expect(disabled.resolve('alice.bnb')).rejects.toBeInstanceOf(UpstreamError);
   });

@@ -116,7 +116,7 @@ export function createSpaceIdProvider(options: SpaceIdProviderOptions): NamingPr
       }),
     );
   }
-  if (readers.size === 0) return createUnconfiguredProvider(info, `${off.join(' and ')} are not set`);
+  if (readers.size === 0) return createUnconfiguredProvider(info, `${off.join(' or ')} is not set`);
 
   /** ENSIP-15, then the TLD must be one this server reads. */
   function normalize(name: string): string {

@@ -177,7 +177,7 @@ describe('Unstoppable Domains provider on local UNS deployments', () => {
     const disabled = createUnstoppableProvider({});
     expect(disabled.status).toEqual({
       enabled: false,
-      reason: 'neither UNS_POLYGON_RPC_URL nor UNS_ETH_RPC_URL is set',
+      reason: 'UNS_POLYGON_RPC_URL or UNS_ETH_RPC_URL is not set',
     });
     await expect(disabled.records('brad.crypto')).rejects.toBeInstanceOf(UpstreamError);
   });

@@ -73,7 +73,7 @@ interface UnsData {
 export function createUnstoppableProvider(options: UnstoppableProviderOptions): NamingProvider {
   const info = UNSTOPPABLE_INFO;
   if (!options.ethRpcUrl && !options.polygonRpcUrl) {
-    return createUnconfiguredProvider(info, 'neither UNS_POLYGON_RPC_URL nor UNS_ETH_RPC_URL is set');
+    return createUnconfiguredProvider(info, 'UNS_POLYGON_RPC_URL or UNS_ETH_RPC_URL is not set');
   }
   const client = (rpcUrl: string) =>
     createEvmRpcClient({ rpcUrl, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes });
