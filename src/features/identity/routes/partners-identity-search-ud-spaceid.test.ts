@@ -137,6 +137,15 @@ describe('identity search over Unstoppable Domains and SPACE ID', () => {
     expect(await credits(apiKey)).toEqual(expect.objectContaining({ creditBalance: 3, creditUsage: 2 }));
   });
 
+  it('looks a bare label up under .crypto and .bnb, charged once', async () => {
+    const { apiKey } = await app.partner(5);
+    const brad = (await search(apiKey, 'brad')).json();
+    expect(brad.results.map((r: { name: string }) => r.name)).toEqual(['brad.crypto']);
+    const aliceLabel = (await search(apiKey, 'alice')).json();
+    expect(aliceLabel.results.map((r: { name: string }) => r.name)).toEqual(['alice.bnb']);
+    expect(await credits(apiKey)).toEqual(expect.objectContaining({ creditBalance: 3, creditUsage: 2 }));
+  });
+
   it('answers names that are not registered with no result', async () => {
     const { apiKey } = await app.partner(5);
     for (const query of ['nobody.crypto', 'nobody.bnb', 'nobody.arb']) {
