@@ -18,7 +18,7 @@ const bob = testAccount(2).address;
 const carol = testAccount(3).address;
 const mallory = testAccount(7).address;
 const ALICE_EXPIRY = new Date('2031-05-06T07:08:09.000Z');
-// A Solana key as ENSIP-9 stores it (32 raw bytes), coin type 501.
+// Any valid Solana public key, made up for this test; ENSIP-9 stores it as its 32 raw bytes (coin type 501).
 const SOL_KEY = 'HKKp49qGWXd639QsuH7JiLijfVW5UtCVY4s1n2HANwEA';
 const SOL_BYTES = toHex(base58.decode(SOL_KEY));
 

@@ -22,6 +22,7 @@ import { createUnstoppableProvider, UNSTOPPABLE_INFO } from './provider.js';
 const BRAD_ETH = '0x8aaD44321A86b170879d7A244c1e8d360c99DdA8';
 const BRAD_BTC = 'bc1q359khn0phg58xgezyqsuuaha28zkwx047c0c3y';
 const BRAD_IPFS = 'QmdyBw5oTgCtTLQ18PbDvPL8iaLoEPhSyzD91q9XmgmAjb';
+// Any valid Solana public key (32 bytes in base58); made up for this test.
 const SOL_KEY = 'HKKp49qGWXd639QsuH7JiLijfVW5UtCVY4s1n2HANwEA';
 const STALE = testAccount(7).address;
 

@@ -109,8 +109,8 @@ export function createUnstoppableProvider(options: UnstoppableProviderOptions): 
   }
 
   /**
-   * The first chain, in preference order, holding the name. Every chain is asked at once; a chain that
-   * failed decides nothing only when a preferred chain already holds the name.
+   * The first chain, in preference order, holding the name. Every chain is asked at once; a failed chain
+   * fails the lookup unless a chain before it already holds the name, since its answer would have won.
    */
   async function lookup(name: string, keys: readonly string[]): Promise<UnsData | null> {
     const answers = await Promise.allSettled(chains.map((chain) => getData(chain, name, keys)));
