@@ -132,6 +132,20 @@ describe('identity subgraph', () => {
         enabled: false,
         reason: 'SOLANA_RPC_URL is not set',
       }),
+      expect.objectContaining({
+        provider: 'unstoppable',
+        caip2Id: 'eip155:137',
+        suffixes: expect.arrayContaining(['.crypto', '.x', '.nft', '.wallet']),
+        enabled: false,
+        reason: 'UNS_POLYGON_RPC_URL or UNS_ETH_RPC_URL is not set',
+      }),
+      expect.objectContaining({
+        provider: 'spaceid',
+        caip2Id: 'eip155:56',
+        suffixes: ['.bnb', '.arb'],
+        enabled: false,
+        reason: 'SPACEID_BSC_RPC_URL or SPACEID_ARB_RPC_URL is not set',
+      }),
     ]);
     expect(await balance(apiKey)).toBe(5);
     // Disabled providers are skipped by a bare label, and a name they own is refused for free as a name

@@ -8,7 +8,8 @@ import { importNames } from '../resolution/index.js';
 
 /**
  * Identity search against upstreams that misbehave in ways a timeout alone does not catch, end to end
- * (REST and GraphQL → gateway → identity subgraph → real ENS/Basenames/SNS providers), and against
+ * (REST and GraphQL → gateway → identity subgraph → real ENS/Basenames/SNS/Unstoppable Domains/SPACE ID
+ * providers), and against
  * providers this server runs without.
  */
 
@@ -47,7 +48,7 @@ const timed = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
 describe('names of providers this server runs without', () => {
   let app: TestApp;
   beforeAll(async () => {
-    // No ENS_RPC_URL, BASE_RPC_URL or SOLANA_RPC_URL: only the local registry is enabled.
+    // No RPC URL of any other naming service: only the local registry is enabled.
     app = await startTestApp({});
     expect((await importNames(app.services.db, [JSON.stringify(ALICE)])).errors).toEqual([]);
   });
@@ -57,6 +58,8 @@ describe('names of providers this server runs without', () => {
     ['alice.eth', 'ENS (.eth) is not enabled on this server'],
     ['alice.base.eth', 'Basenames (.base.eth) is not enabled on this server'],
     ['ALICE.SOL', 'Solana Name Service (.sol) is not enabled on this server'],
+    ['brad.crypto', 'Unstoppable Domains (.crypto) is not enabled on this server'],
+    ['alice.bnb', 'SPACE ID (.bnb) is not enabled on this server'],
   ] as const;
 
   it('are a free 400 on REST that says the provider is not enabled here', async () => {
@@ -96,18 +99,29 @@ describe('upstreams that never answer or never stop answering', () => {
   let silent: Standin;
   let endlessBase: EndlessUpstream;
   let endlessSolana: EndlessUpstream;
+  let silentPolygon: Standin;
+  let failingBsc: Standin;
+  let endlessArbitrum: EndlessUpstream;
 
   beforeAll(async () => {
-    [silent, endlessBase, endlessSolana] = await Promise.all([
+    [silent, endlessBase, endlessSolana, silentPolygon, failingBsc, endlessArbitrum] = await Promise.all([
       startStandin(),
       startEndlessUpstream(),
       startEndlessUpstream(),
+      startStandin(),
+      startStandin(),
+      startEndlessUpstream(),
     ]);
     silent.reply('/', { hang: true });
+    silentPolygon.reply('/', { hang: true });
+    failingBsc.reply('/', { status: 502, body: 'bad gateway' });
     app = await startTestApp({
       ENS_RPC_URL: silent.url,
       BASE_RPC_URL: endlessBase.url,
       SOLANA_RPC_URL: endlessSolana.url,
+      UNS_POLYGON_RPC_URL: silentPolygon.url,
+      SPACEID_BSC_RPC_URL: failingBsc.url,
+      SPACEID_ARB_RPC_URL: endlessArbitrum.url,
       PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS),
       UPSTREAM_MAX_BODY_BYTES: String(64 * 1024),
     });
@@ -120,7 +134,14 @@ describe('upstreams that never answer or never stop answering', () => {
   });
   afterAll(async () => {
     await app?.stop();
-    await Promise.all([silent?.close(), endlessBase?.close(), endlessSolana?.close()]);
+    await Promise.all([
+      silent?.close(),
+      endlessBase?.close(),
+      endlessSolana?.close(),
+      silentPolygon?.close(),
+      failingBsc?.close(),
+      endlessArbitrum?.close(),
+    ]);
   });
 
   it('answers a bare label from the providers that work, within 1.5 × PROVIDER_TIMEOUT_MS, charged once', async () => {
@@ -134,7 +155,13 @@ describe('upstreams that never answer or never stop answering', () => {
 
     const [viaGraphql, gqlElapsed] = await timed(() => gql(app, apiKey, 'alice'));
     expect(gqlElapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
-    expect(viaGraphql.json().data.identitySearch.unavailableProviders.sort()).toEqual(['basenames', 'ens', 'sns']);
+    expect(viaGraphql.json().data.identitySearch.unavailableProviders.sort()).toEqual([
+      'basenames',
+      'ens',
+      'sns',
+      'spaceid',
+      'unstoppable',
+    ]);
   });
 
   it('answers a free 503 for a full name whose provider never answers, within 1.5 × PROVIDER_TIMEOUT_MS', async () => {
@@ -147,11 +174,38 @@ describe('upstreams that never answer or never stop answering', () => {
     expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 5, creditUsage: 0 }));
   });
 
+  it('answers a free 503 for a .crypto name whose UNS chain never answers, within 1.5 × PROVIDER_TIMEOUT_MS', async () => {
+    const { apiKey } = await app.partner(5);
+    const [res, elapsed] = await timed(() => get(app, apiKey, 'brad.crypto'));
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toMatch(/Unstoppable Domains is unavailable/);
+    expect(elapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    expect(silentPolygon.count('/')).toBeGreaterThan(0);
+    expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 5, creditUsage: 0 }));
+  });
+
+  it('answers a fast free 503 for a .bnb name whose RPC node fails', async () => {
+    const { apiKey } = await app.partner(5);
+    const [res, elapsed] = await timed(() => get(app, apiKey, 'alice.bnb'));
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toMatch(/SPACE ID is unavailable/);
+    expect(elapsed).toBeLessThan(TIMEOUT_MS);
+    expect(failingBsc.count('/')).toBeGreaterThan(0);
+    // An address lookup asks every provider: the failing ones are left out, the answer still comes.
+    const [byAddress, addressElapsed] = await timed(() =>
+      get(app, apiKey, '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'),
+    );
+    expect(byAddress.statusCode, byAddress.body).toBe(200);
+    expect(addressElapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 4, creditUsage: 1 }));
+  });
+
   it('cuts endless JSON-RPC answers (viem and web3.js) at UPSTREAM_MAX_BODY_BYTES: a fast free 503, socket dropped', async () => {
     const { apiKey } = await app.partner(5);
     for (const [query, upstream, provider] of [
       ['alice.base.eth', endlessBase, 'Basenames'],
       ['alice.sol', endlessSolana, 'Solana Name Service'],
+      ['alice.arb', endlessArbitrum, 'SPACE ID'],
     ] as const) {
       const before = upstream.requests;
       const [res, elapsed] = await timed(() => get(app, apiKey, query));
