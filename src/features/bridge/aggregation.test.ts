@@ -498,4 +498,3 @@ describe('quote aggregation with Relay and deBridge enabled', () => {
     expect(tx.message.staticAccountKeys[0]?.toBase58()).toBe('9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM');
   });
 });
-

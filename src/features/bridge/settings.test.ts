@@ -46,8 +46,15 @@ describe('bridge settings', () => {
     });
     expect(bridge.relay).toMatchObject({ enabled: true, baseUrl: 'http://127.0.0.1:1/relay', apiKey: 'rk' });
     expect(bridge.relay.appFeeRecipient?.toLowerCase()).toBe('0x552008c0f6870c2f77e5cc1d2eb9bdff03e30ea0');
-    expect(bridge.debridge).toMatchObject({ enabled: true, baseUrl: undefined, accessToken: 'dt', referralCode: 31805 });
-    expect(loadConfig({ RELAY_API_URL: 'http://127.0.0.1:1', RELAY_ENABLED: 'false' }).bridge.relay.enabled).toBe(false);
+    expect(bridge.debridge).toMatchObject({
+      enabled: true,
+      baseUrl: undefined,
+      accessToken: 'dt',
+      referralCode: 31805,
+    });
+    expect(loadConfig({ RELAY_API_URL: 'http://127.0.0.1:1', RELAY_ENABLED: 'false' }).bridge.relay.enabled).toBe(
+      false,
+    );
   });
 
   it.each([

@@ -42,7 +42,11 @@ export function transactionFromInstructions(
       (ix) =>
         new TransactionInstruction({
           programId: new PublicKey(ix.programId),
-          keys: ix.keys.map((k) => ({ pubkey: new PublicKey(k.pubkey), isSigner: k.isSigner, isWritable: k.isWritable })),
+          keys: ix.keys.map((k) => ({
+            pubkey: new PublicKey(k.pubkey),
+            isSigner: k.isSigner,
+            isWritable: k.isWritable,
+          })),
           data: Buffer.from(ix.data.replace(/^0x/, ''), 'hex'),
         }),
     ),

@@ -242,7 +242,10 @@ describe('createDebridgeProvider', () => {
     const hash = `0x${'cd'.repeat(32)}`;
     upstream.reply(`/v1.0/dln/tx/${hash}/order-ids`, { json: fixture('order-ids.json') });
     upstream.reply(`/v1.0/dln/order/${ORDER_ID}/status`, { json: { orderId: ORDER_ID, status: 'Created' } });
-    expect(await provider().transferStatus({ txHash: hash })).toMatchObject({ status: 'PENDING', substatus: 'CREATED' });
+    expect(await provider().transferStatus({ txHash: hash })).toMatchObject({
+      status: 'PENDING',
+      substatus: 'CREATED',
+    });
     upstream.reply(`/v1.0/dln/tx/${hash}/order-ids`, { json: { orderIds: [{ stringValue: ORDER_ID }] } });
     expect(await provider().transferStatus({ txHash: hash })).toMatchObject({ status: 'PENDING' });
     upstream.reply(`/v1.0/dln/tx/${hash}/order-ids`, { json: { orderIds: [] } });

@@ -166,7 +166,8 @@ class DebridgeProvider implements BridgeProvider {
     const { fee } = this.options.integrator ?? {};
     const recipient = this.options.affiliateFeeRecipient;
     // The affiliate fee is paid on the source chain: an EVM recipient can only take it there.
-    const affiliate = fee && recipient && !fromSolana ? { affiliateFeePercent: fee * 100, affiliateFeeRecipient: recipient } : {};
+    const affiliate =
+      fee && recipient && !fromSolana ? { affiliateFeePercent: fee * 100, affiliateFeeRecipient: recipient } : {};
     let body: DlnCreateTx;
     try {
       body = await this.http.getJson<DlnCreateTx>(
@@ -208,7 +209,9 @@ class DebridgeProvider implements BridgeProvider {
         this.auth,
         { signal: query.signal },
       );
-      orderIds = expectArray(body?.orderIds, 'order-ids.orderIds').map(orderIdOf).filter((id) => id !== undefined);
+      orderIds = expectArray(body?.orderIds, 'order-ids.orderIds')
+        .map(orderIdOf)
+        .filter((id) => id !== undefined);
     }
     const orderId = orderIds[0];
     if (!orderId) return null;
@@ -350,7 +353,11 @@ export function mapDlnState(state: string): { status: BridgeStatusValue; substat
     case 'ClaimedUnlock':
       return { status: 'DONE', substatus: 'COMPLETED', message: 'The order was fulfilled on the destination chain' };
     case 'Created':
-      return { status: 'PENDING', substatus: 'CREATED', message: 'The order is placed and waits for a solver to fill it' };
+      return {
+        status: 'PENDING',
+        substatus: 'CREATED',
+        message: 'The order is placed and waits for a solver to fill it',
+      };
     case 'OrderCancelled':
     case 'SentOrderCancel':
     case 'ClaimedOrderCancel':
@@ -360,7 +367,11 @@ export function mapDlnState(state: string): { status: BridgeStatusValue; substat
         message: 'The order was cancelled unfilled; the input is refunded to the sender on the source chain',
       };
     default:
-      return { status: 'NOT_FOUND', substatus: state.toUpperCase(), message: `deBridge does not know the order (${state})` };
+      return {
+        status: 'NOT_FOUND',
+        substatus: state.toUpperCase(),
+        message: `deBridge does not know the order (${state})`,
+      };
   }
 }
 

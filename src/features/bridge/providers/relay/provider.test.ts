@@ -207,7 +207,11 @@ describe('createRelayProvider', () => {
     // The memo carries the request id, byte for byte.
     expect(Buffer.from(tx.message.compiledInstructions[1]?.data ?? []).toString('hex')).toBe('c3'.repeat(32));
     expect(tx.message.recentBlockhash).toBe(PublicKey.default.toBase58());
-    expect(route.transactionData).toMatchObject({ from: SOL_WALLET, data: route.serializedTransaction, chainId: 792703809 });
+    expect(route.transactionData).toMatchObject({
+      from: SOL_WALLET,
+      data: route.serializedTransaction,
+      chainId: 792703809,
+    });
     expect(route.approvalTransaction).toBeUndefined();
   });
 
@@ -231,9 +235,7 @@ describe('createRelayProvider', () => {
   });
 
   it('quote: chains Relay cannot name are [] without a call', async () => {
-    expect(await provider().quote({ ...USDC_REQUEST, toChain: 'bip122:000000000019d6689c085ae165831e93' })).toEqual(
-      [],
-    );
+    expect(await provider().quote({ ...USDC_REQUEST, toChain: 'bip122:000000000019d6689c085ae165831e93' })).toEqual([]);
     expect(upstream.requests()).toHaveLength(0);
   });
 
@@ -286,7 +288,9 @@ describe('createRelayProvider', () => {
     ];
     for (const [relay, status, substatus] of table) {
       expect(mapRelayStatus(relay), relay).toEqual({ status, substatus });
-      upstream.reply('/intents/status/v3', { json: { ...(fixture('intent-status-success.json') as object), status: relay } });
+      upstream.reply('/intents/status/v3', {
+        json: { ...(fixture('intent-status-success.json') as object), status: relay },
+      });
       const answer = await provider().transferStatus({ txHash: '0xab', tracking: { requestId: REQUEST_ID } });
       expect(answer, relay).toMatchObject({ status, substatus, bridge: 'relay' });
     }
@@ -310,9 +314,9 @@ describe('createRelayProvider', () => {
 
   it('status errors: 5xx is an UpstreamError; a body without status is one too', async () => {
     upstream.reply('/intents/status/v3', { status: 502, body: 'bad gateway' });
-    await expect(provider().transferStatus({ txHash: '0xab', tracking: { requestId: REQUEST_ID } })).rejects.toBeInstanceOf(
-      UpstreamError,
-    );
+    await expect(
+      provider().transferStatus({ txHash: '0xab', tracking: { requestId: REQUEST_ID } }),
+    ).rejects.toBeInstanceOf(UpstreamError);
     upstream.reply('/requests/v2', { json: { requests: [{ id: 'x' }] } });
     await expect(provider().transferStatus({ txHash: '0xab' })).rejects.toThrow(/without a status/);
   });

@@ -335,7 +335,8 @@ class RelayProvider implements BridgeProvider {
         chainId: RELAY_SOLANA_CHAIN_ID,
       };
     } else {
-      if (!item.to || !item.data) throw new UpstreamError(NAME, 'unexpected answer: deposit step without a transaction');
+      if (!item.to || !item.data)
+        throw new UpstreamError(NAME, 'unexpected answer: deposit step without a transaction');
       transactionData = evmTransaction(item, request.fromAddress, originChainId);
     }
 
