@@ -473,6 +473,28 @@ describe('quote aggregation with Relay and deBridge enabled', () => {
     expect(await s.balance()).toBe(before);
   });
 
+  it('status of a quoted route asks its provider by the tracked request id or order id, not by hash', async () => {
+    s = await setupAll({ PROVIDER_TIMEOUT_MS: '2000' });
+    s.relay.reply('/intents/status/v3', { json: fixture('relay', 'intent-status-success.json') });
+    s.debridge.reply(`/v1.0/dln/order/0x${'d1'.repeat(32)}/status`, {
+      json: { orderId: `0x${'d1'.repeat(32)}`, status: 'Created' },
+    });
+    const routes = (await s.get(`/partners/bridge/quote?${usdcQuery}`)).json().routes as {
+      id: string;
+      aggregator: string;
+    }[];
+    const idOf = (name: string) => routes.find((r) => r.aggregator === name)?.id;
+    const relay = await s.get(`/partners/bridge/status?txHash=0x${'12'.repeat(32)}&routeId=${idOf('relay')}`);
+    expect(relay.statusCode, relay.body).toBe(200);
+    expect(relay.json()).toMatchObject({ status: 'DONE', substatus: 'COMPLETED', aggregator: 'relay', progress: 100 });
+    expect(s.relay.requests('/intents/status/v3')[0]?.query).toEqual({ requestId: `0x${'a1'.repeat(32)}` });
+    expect(s.relay.count('/requests/v2')).toBe(0);
+    const dln = await s.get(`/partners/bridge/status?txHash=0x${'13'.repeat(32)}&routeId=${idOf('debridge')}`);
+    expect(dln.statusCode, dln.body).toBe(200);
+    expect(dln.json()).toMatchObject({ status: 'PENDING', substatus: 'CREATED', aggregator: 'debridge' });
+    expect(s.debridge.requests().some((r) => r.path.includes('/order-ids'))).toBe(false);
+  });
+
   it('a Solana-source quote carries the serialized transaction deBridge built, paid by the sender', async () => {
     // The first Solana route of a process loads @solana/web3.js, which takes longer than the 400 ms used above.
     s = await setupAll({ PROVIDER_TIMEOUT_MS: '3000' });
