@@ -167,7 +167,9 @@ class DebridgeProvider implements BridgeProvider {
     const recipient = this.options.affiliateFeeRecipient;
     // The affiliate fee is paid on the source chain: an EVM recipient can only take it there.
     const affiliate =
-      fee && recipient && !fromSolana ? { affiliateFeePercent: fee * 100, affiliateFeeRecipient: recipient } : {};
+      fee && recipient && !fromSolana
+        ? { affiliateFeePercent: Math.round(fee * 1_000_000) / 10_000, affiliateFeeRecipient: recipient }
+        : {};
     let body: DlnCreateTx;
     try {
       body = await this.http.getJson<DlnCreateTx>(
