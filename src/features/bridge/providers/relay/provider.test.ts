@@ -215,6 +215,23 @@ describe('createRelayProvider', () => {
     expect(route.approvalTransaction).toBeUndefined();
   });
 
+  it('quote: Solana instructions that do not fit one packet without their lookup tables are not offered', async () => {
+    const answer = structuredClone(fixture('quote-sol-solana-base.json')) as {
+      steps: { items: { data: { instructions: { keys: { pubkey: string }[] }[] } }[] }[];
+    };
+    const instructions = answer.steps[0]?.items[0]?.data.instructions ?? [];
+    const memo = instructions[1];
+    for (let i = 1; i <= 40; i++) {
+      const key = new PublicKey(new Uint8Array(32).fill(i)).toBase58();
+      instructions.push({
+        ...structuredClone(memo),
+        keys: [{ pubkey: key, isSigner: false, isWritable: true }],
+      } as never);
+    }
+    upstream.reply('/quote/v2', { json: answer });
+    expect(await provider().quote(solRequest)).toEqual([]);
+  });
+
   it('quote: a signature step (permit) or two deposit transactions cannot be one route', async () => {
     const withSignature = structuredClone(fixture('quote-usdc-arbitrum-base.json')) as { steps: unknown[] };
     withSignature.steps.unshift({ id: 'authorize', kind: 'signature', items: [{ status: 'incomplete', data: {} }] });
