@@ -9,7 +9,7 @@ import { type Standin, startStandin } from '../../../test/support/http-standin.j
 import { usdcQuery as usdcQueryFor } from './bridge.test-helper.js';
 import { FIXTURE_WALLET, USDC_ARB } from './providers/provider.test-helper.js';
 
-const fixture = (dir: 'lifi' | 'across', name: string): unknown =>
+const fixture = (dir: 'lifi' | 'across' | 'relay' | 'debridge', name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../../test/fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
 
 const WALLET = FIXTURE_WALLET;
@@ -354,5 +354,169 @@ describe('catalogue aggregation and cache', () => {
     } finally {
       await third.close();
     }
+  });
+});
+
+/** Relay and deBridge answering their documented happy answers beside LI.FI and Across. */
+function happyIntents(relay: Standin, debridge: Standin) {
+  relay.reply('/chains', { json: fixture('relay', 'chains.json') });
+  relay.reply('/currencies/v2', { json: fixture('relay', 'currencies-42161.json') });
+  relay.reply('/quote/v2', { json: fixture('relay', 'quote-usdc-arbitrum-base.json') });
+  debridge.reply('/v1.0/supported-chains-info', { json: fixture('debridge', 'supported-chains-info.json') });
+  debridge.reply('/v1.0/token-list', { json: fixture('debridge', 'token-list-42161.json') });
+  debridge.reply('/v1.0/dln/order/create-tx', { json: fixture('debridge', 'create-tx-usdc-arbitrum-base.json') });
+}
+
+/** Every live bridge upstream enabled, each a stand-in, as the fault tests run them. */
+async function setupAll(env: Record<string, string> = {}) {
+  const [relay, debridge] = await Promise.all([startStandin(), startStandin()]);
+  happyIntents(relay, debridge);
+  const base = await setup({ RELAY_API_URL: relay.url, DEBRIDGE_API_URL: `${debridge.url}/v1.0`, ...env });
+  return {
+    ...base,
+    relay,
+    debridge,
+    async stop() {
+      await base.stop();
+      await Promise.all([relay.close(), debridge.close()]);
+    },
+  };
+}
+
+type SetupAll = Awaited<ReturnType<typeof setupAll>>;
+
+/** Each new upstream's quote path, to make it hang or fail. */
+const QUOTE_PATHS = {
+  relay: (s: SetupAll) => [s.relay, '/quote/v2'] as const,
+  debridge: (s: SetupAll) => [s.debridge, '/v1.0/dln/order/create-tx'] as const,
+};
+
+describe('quote aggregation with Relay and deBridge enabled', () => {
+  let s: SetupAll;
+  afterEach(async () => {
+    await s.stop();
+  });
+  const aggregators = (res: { json(): { routes: { aggregator: string }[] } }) =>
+    res.json().routes.map((r) => r.aggregator);
+
+  it('ranks the routes of all four providers together, best first in the order asked, charged once', async () => {
+    s = await setupAll({ PROVIDER_TIMEOUT_MS: '2000' });
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const routes = res.json().routes as { aggregator: string; toAmount: string; estimatedTimeSeconds: number }[];
+    expect([...aggregators(res)].sort()).toEqual(['across', 'debridge', 'lifi', 'relay']);
+    // CHEAPEST: the priced amounts received put Relay (99.92 USD) before Across, LI.FI and deBridge.
+    expect(aggregators(res)).toEqual(['relay', 'across', 'lifi', 'debridge']);
+    const amounts = routes.map((r) => BigInt(r.toAmount));
+    expect(amounts).toEqual([...amounts].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
+    expect(s.relay.count('/quote/v2')).toBe(1);
+    expect(s.debridge.count('/v1.0/dln/order/create-tx')).toBe(1);
+    expect(await s.balance()).toBe(98);
+
+    const fastest = await s.get(`/partners/bridge/quote?${usdcQuery}&order=FASTEST`);
+    const times = (fastest.json().routes as { estimatedTimeSeconds: number }[]).map((r) => r.estimatedTimeSeconds);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    const stored = await s.app.services.db.query<{ provider: string; tracking: string }>(
+      "select provider, tracking from bridge_route where provider in ('relay', 'debridge')",
+    );
+    const tracking = Object.fromEntries(stored.map((r) => [r.provider, JSON.parse(r.tracking)]));
+    expect(tracking.relay).toMatchObject({ requestId: `0x${'a1'.repeat(32)}` });
+    expect(tracking.debridge).toMatchObject({ orderId: `0x${'d1'.repeat(32)}` });
+  });
+
+  for (const name of ['relay', 'debridge'] as const) {
+    it(`${name} hanging: the others answer within the deadline, charged once`, async () => {
+      s = await setupAll({ PROVIDER_TIMEOUT_MS: '600' });
+      // Warm the catalogue so that only the quote itself can hang.
+      expect((await s.get('/partners/bridge/chains')).statusCode).toBe(200);
+      const [upstream, path] = QUOTE_PATHS[name](s);
+      upstream.reply(path, { hang: true });
+      const started = performance.now();
+      const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+      const elapsed = performance.now() - started;
+      expect(res.statusCode, res.body).toBe(200);
+      expect(elapsed).toBeLessThan(600 * 1.5);
+      expect(aggregators(res)).not.toContain(name);
+      expect(aggregators(res)).toHaveLength(3);
+      expect(await s.balance()).toBe(100 - 1 - 2);
+    });
+
+    it(`${name} failing with 5xx: the others answer, charged once`, async () => {
+      s = await setupAll({ PROVIDER_TIMEOUT_MS: '1500' });
+      // Warm the catalogue so that the retry fits the deadline.
+      expect((await s.get('/partners/bridge/chains')).statusCode).toBe(200);
+      const [upstream, path] = QUOTE_PATHS[name](s);
+      upstream.reply(path, { status: 503, json: { message: 'maintenance' } });
+      const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(aggregators(res)).not.toContain(name);
+      expect(aggregators(res)).toHaveLength(3);
+      // One retry of the transient failure, then given up.
+      expect(upstream.count(path)).toBe(2);
+      expect(await s.balance()).toBe(100 - 1 - 2);
+    });
+  }
+
+  it('every upstream hanging or failing is a free 503 within the deadline', async () => {
+    s = await setupAll({ PROVIDER_TIMEOUT_MS: '600' });
+    expect((await s.get('/partners/bridge/chains')).statusCode).toBe(200);
+    const before = await s.balance();
+    s.lifi.reply('/v1/advanced/routes', { hang: true });
+    s.across.reply('/api/swap/approval', { status: 502, body: 'bad gateway' });
+    s.relay.reply('/quote/v2', { hang: true });
+    s.debridge.reply('/v1.0/dln/order/create-tx', { status: 500, json: { errorMessage: 'down' } });
+    const started = performance.now();
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(res.statusCode, res.body).toBe(503);
+    expect(performance.now() - started).toBeLessThan(600 * 1.5);
+    expect(res.json().message).toMatch(/unavailable/);
+    expect(await s.balance()).toBe(before);
+  });
+
+  it('status of a quoted route asks its provider by the tracked request id or order id, not by hash', async () => {
+    s = await setupAll({ PROVIDER_TIMEOUT_MS: '2000' });
+    s.relay.reply('/intents/status/v3', { json: fixture('relay', 'intent-status-success.json') });
+    s.debridge.reply(`/v1.0/dln/order/0x${'d1'.repeat(32)}/status`, {
+      json: { orderId: `0x${'d1'.repeat(32)}`, status: 'Created' },
+    });
+    const routes = (await s.get(`/partners/bridge/quote?${usdcQuery}`)).json().routes as {
+      id: string;
+      aggregator: string;
+    }[];
+    const idOf = (name: string) => routes.find((r) => r.aggregator === name)?.id;
+    const relay = await s.get(`/partners/bridge/status?txHash=0x${'12'.repeat(32)}&routeId=${idOf('relay')}`);
+    expect(relay.statusCode, relay.body).toBe(200);
+    expect(relay.json()).toMatchObject({ status: 'DONE', substatus: 'COMPLETED', aggregator: 'relay', progress: 100 });
+    expect(s.relay.requests('/intents/status/v3')[0]?.query).toEqual({ requestId: `0x${'a1'.repeat(32)}` });
+    expect(s.relay.count('/requests/v2')).toBe(0);
+    const dln = await s.get(`/partners/bridge/status?txHash=0x${'13'.repeat(32)}&routeId=${idOf('debridge')}`);
+    expect(dln.statusCode, dln.body).toBe(200);
+    expect(dln.json()).toMatchObject({ status: 'PENDING', substatus: 'CREATED', aggregator: 'debridge' });
+    expect(s.debridge.requests().some((r) => r.path.includes('/order-ids'))).toBe(false);
+  });
+
+  it('a Solana-source quote carries the serialized transaction deBridge built, paid by the sender', async () => {
+    // The first Solana route of a process loads @solana/web3.js, which takes longer than the 400 ms used above.
+    s = await setupAll({ PROVIDER_TIMEOUT_MS: '3000' });
+    s.debridge.reply('/v1.0/dln/order/create-tx', {
+      json: fixture('debridge', 'create-tx-usdc-solana-arbitrum.json'),
+    });
+    const q = new URLSearchParams({
+      fromChain: 'solana:mainnet-beta',
+      toChain: 'eip155:42161',
+      fromToken: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+      toToken: USDC_ARB,
+      fromAmount: '100000000',
+      fromAddress: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+      toAddress: WALLET,
+    });
+    const res = await s.get(`/partners/bridge/quote?${q}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const route = (res.json().routes as { aggregator: string; serializedTransaction: string | null }[]).find(
+      (r) => r.aggregator === 'debridge',
+    );
+    const { VersionedTransaction } = await import('@solana/web3.js');
+    const tx = VersionedTransaction.deserialize(Buffer.from(route?.serializedTransaction ?? '', 'base64'));
+    expect(tx.message.staticAccountKeys[0]?.toBase58()).toBe('9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM');
   });
 });

@@ -118,6 +118,8 @@ describe('bridge, embedded default, for a sandbox partner', () => {
     expect(await providers(live.apiKey)).toEqual([
       { name: 'lifi', enabled: false, reason: expect.stringMatching(/LIFI_ENABLED=true or LIFI_API_URL/) },
       { name: 'across', enabled: false, reason: expect.stringMatching(/ACROSS_ENABLED=true or ACROSS_API_URL/) },
+      { name: 'relay', enabled: false, reason: expect.stringMatching(/RELAY_ENABLED=true or RELAY_API_URL/) },
+      { name: 'debridge', enabled: false, reason: expect.stringMatching(/DEBRIDGE_ENABLED=true or DEBRIDGE_API_URL/) },
     ]);
     expect(await balance(sandbox.apiKey)).toBe(10);
     expect(await balance(live.apiKey)).toBe(10);

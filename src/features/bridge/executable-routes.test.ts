@@ -5,7 +5,6 @@
  * replaying the documented answers in test/fixtures/{lifi,across}.
  */
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import {
   type Abi,
   type Address,
@@ -22,6 +21,7 @@ import { type Anvil, startAnvil } from '../../../test/support/anvil.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { type Standin, startStandin } from '../../../test/support/http-standin.js';
 import { usdcQuery } from './bridge.test-helper.js';
+import { compileTestContracts as compile } from './contracts.test-helper.js';
 import { FIXTURE_WALLET, USDC_ARB, USDC_BASE } from './providers/provider.test-helper.js';
 import type { TransactionData as Tx } from './providers/types.js';
 
@@ -254,36 +254,6 @@ describe('bridge quotes against the LI.FI and Across stand-ins', () => {
     }
   });
 });
-
-interface SolcOut {
-  errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-}
-
-async function compile(): Promise<Record<'TestToken' | 'TestBridge', { abi: Abi; bytecode: Hex }>> {
-  const { default: solc } = (await import('solc')) as { default: { compile(input: string): string } };
-  const dir = new URL('../../../test/fixtures/bridge/', import.meta.url);
-  const sources: Record<string, { content: string }> = {};
-  for (const name of ['TestToken', 'TestBridge'])
-    sources[`${name}.sol`] = { content: await readFile(new URL(`${name}.sol`, dir), 'utf8') };
-  const out = JSON.parse(
-    solc.compile(
-      JSON.stringify({
-        language: 'Solidity',
-        sources,
-        settings: { evmVersion: 'paris', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
-      }),
-    ),
-  ) as SolcOut;
-  const errors = out.errors?.filter((e) => e.severity === 'error') ?? [];
-  if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const pick = (n: string) => {
-    const c = out.contracts[`${n}.sol`]?.[n];
-    if (!c) throw new Error(`solc produced no ${n}`);
-    return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` as Hex };
-  };
-  return { TestToken: pick('TestToken'), TestBridge: pick('TestBridge') };
-}
 
 describe('an ERC-20 route executed on anvil', () => {
   let anvil: Anvil;

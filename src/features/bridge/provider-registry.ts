@@ -1,7 +1,9 @@
 import type { Config } from '../../platform/config.js';
 import type { HttpClientOptions } from '../../platform/upstream/index.js';
 import { createAcrossProvider } from './providers/across/index.js';
+import { createDebridgeProvider } from './providers/debridge/index.js';
 import { createLifiProvider } from './providers/lifi/index.js';
+import { createRelayProvider } from './providers/relay/index.js';
 import { createSandboxProvider } from './providers/sandbox/index.js';
 import type { BridgeProvider } from './providers/types.js';
 
@@ -45,6 +47,23 @@ export function createBridgeProviders(config: Config, overrides: BridgeProviderO
         baseUrl: bridge.across.baseUrl,
         apiKey: bridge.across.apiKey,
         integratorId: bridge.across.integratorId,
+        ...common,
+      }),
+      createRelayProvider({
+        enabled: bridge.relay.enabled,
+        baseUrl: bridge.relay.baseUrl,
+        apiKey: bridge.relay.apiKey,
+        integrator: { integrator: bridge.integrator, fee: bridge.fee },
+        appFeeRecipient: bridge.relay.appFeeRecipient,
+        ...common,
+      }),
+      createDebridgeProvider({
+        enabled: bridge.debridge.enabled,
+        baseUrl: bridge.debridge.baseUrl,
+        accessToken: bridge.debridge.accessToken,
+        integrator: { integrator: bridge.integrator, fee: bridge.fee },
+        referralCode: bridge.debridge.referralCode,
+        affiliateFeeRecipient: bridge.debridge.affiliateFeeRecipient,
         ...common,
       }),
     ],

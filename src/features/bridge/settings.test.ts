@@ -32,4 +32,38 @@ describe('bridge settings', () => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
   });
+
+  it('Relay and deBridge: a URL enables them, ENABLED=true alone uses the public API; keys, referral code and fee recipients are read', () => {
+    expect(loadConfig({}).bridge).toMatchObject({ relay: { enabled: false }, debridge: { enabled: false } });
+    const { bridge } = loadConfig({
+      RELAY_API_URL: 'http://127.0.0.1:1/relay',
+      RELAY_API_KEY: 'rk',
+      RELAY_APP_FEE_RECIPIENT: '0x552008c0f6870c2f77e5cC1d2eb9bdff03e30Ea0',
+      DEBRIDGE_ENABLED: 'true',
+      DEBRIDGE_ACCESS_TOKEN: 'dt',
+      DEBRIDGE_REFERRAL_CODE: '31805',
+      DEBRIDGE_AFFILIATE_FEE_RECIPIENT: '0x552008c0f6870c2f77e5cC1d2eb9bdff03e30Ea0',
+    });
+    expect(bridge.relay).toMatchObject({ enabled: true, baseUrl: 'http://127.0.0.1:1/relay', apiKey: 'rk' });
+    expect(bridge.relay.appFeeRecipient?.toLowerCase()).toBe('0x552008c0f6870c2f77e5cc1d2eb9bdff03e30ea0');
+    expect(bridge.debridge).toMatchObject({
+      enabled: true,
+      baseUrl: undefined,
+      accessToken: 'dt',
+      referralCode: 31805,
+    });
+    expect(loadConfig({ RELAY_API_URL: 'http://127.0.0.1:1', RELAY_ENABLED: 'false' }).bridge.relay.enabled).toBe(
+      false,
+    );
+  });
+
+  it.each([
+    ['DEBRIDGE_REFERRAL_CODE', { DEBRIDGE_REFERRAL_CODE: 'abc' }],
+    ['RELAY_APP_FEE_RECIPIENT', { RELAY_APP_FEE_RECIPIENT: 'not-an-address' }],
+    ['DEBRIDGE_AFFILIATE_FEE_RECIPIENT', { DEBRIDGE_AFFILIATE_FEE_RECIPIENT: '0x12' }],
+    ['RELAY_API_URL', { RELAY_API_URL: 'ftp://relay' }],
+  ])('a bad %s is a ConfigError naming it (Relay, deBridge)', (name, env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
 });

@@ -12,7 +12,25 @@ export interface BridgeSettings {
     /** 2-byte hex id, sent as `integratorId` (ACROSS_INTEGRATOR_ID). */
     integratorId: string | undefined;
   };
-  /** Integrator name and fee fraction passed to upstreams that take them (LI.FI). */
+  relay: {
+    enabled: boolean;
+    baseUrl: string | undefined;
+    /** Sent as `x-api-key` (RELAY_API_KEY). */
+    apiKey: string | undefined;
+    /** EVM address credited with BRIDGE_FEE as Relay's app fee (RELAY_APP_FEE_RECIPIENT). */
+    appFeeRecipient: string | undefined;
+  };
+  debridge: {
+    enabled: boolean;
+    baseUrl: string | undefined;
+    /** Sent as the `accesstoken` query parameter (DEBRIDGE_ACCESS_TOKEN). */
+    accessToken: string | undefined;
+    /** deBridge's numeric referral code (DEBRIDGE_REFERRAL_CODE). */
+    referralCode: number | undefined;
+    /** EVM address credited with BRIDGE_FEE as the affiliate fee on EVM sources (DEBRIDGE_AFFILIATE_FEE_RECIPIENT). */
+    affiliateFeeRecipient: string | undefined;
+  };
+  /** Integrator name and fee fraction passed to upstreams that take them (LI.FI, Relay, deBridge). */
   integrator: string | undefined;
   fee: number | undefined;
   /** How long a quoted route may be executed (BRIDGE_QUOTE_TTL_SECONDS). */
@@ -44,6 +62,13 @@ export function bridgeSection(read: Reader): Omit<BridgeSettings, 'push'> {
   if (acrossIntegratorId !== undefined && !/^0x[0-9a-fA-F]{4}$/.test(acrossIntegratorId)) {
     read.problem(`ACROSS_INTEGRATOR_ID must be a 2-byte hex id such as 0x00ab, got "${acrossIntegratorId}"`);
   }
+  const relayUrl = read.url('RELAY_API_URL', ['http:', 'https:']);
+  const debridgeUrl = read.url('DEBRIDGE_API_URL', ['http:', 'https:']);
+  const referralText = read.str('DEBRIDGE_REFERRAL_CODE');
+  const referralCode = referralText === undefined ? undefined : Number(referralText);
+  if (referralText !== undefined && !(/^\d{1,9}$/.test(referralText) && (referralCode ?? 0) > 0)) {
+    read.problem(`DEBRIDGE_REFERRAL_CODE must be deBridge's numeric referral code, got "${referralText}"`);
+  }
   const integrator = read.str('BRIDGE_INTEGRATOR');
   if (integrator !== undefined && !/^[A-Za-z0-9._-]{1,23}$/.test(integrator)) {
     read.problem(`BRIDGE_INTEGRATOR must be 1 to 23 letters, digits, ".", "_" or "-", got "${integrator}"`);
@@ -68,6 +93,19 @@ export function bridgeSection(read: Reader): Omit<BridgeSettings, 'push'> {
       baseUrl: acrossUrl,
       apiKey: read.str('ACROSS_API_KEY'),
       integratorId: acrossIntegratorId,
+    },
+    relay: {
+      enabled: read.bool('RELAY_ENABLED', relayUrl !== undefined),
+      baseUrl: relayUrl,
+      apiKey: read.str('RELAY_API_KEY'),
+      appFeeRecipient: read.address('RELAY_APP_FEE_RECIPIENT'),
+    },
+    debridge: {
+      enabled: read.bool('DEBRIDGE_ENABLED', debridgeUrl !== undefined),
+      baseUrl: debridgeUrl,
+      accessToken: read.str('DEBRIDGE_ACCESS_TOKEN'),
+      referralCode,
+      affiliateFeeRecipient: read.address('DEBRIDGE_AFFILIATE_FEE_RECIPIENT'),
     },
     integrator,
     fee,

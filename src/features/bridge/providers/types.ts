@@ -73,7 +73,7 @@ export interface ProviderRoute {
   toAmountUSD: string;
   /** The bridge that moves the funds (LI.FI's step `tool`, e.g. `stargate`). */
   bridgeProvider: string;
-  /** The cipgate provider that quoted the route (`lifi`, `across`, `sandbox`). */
+  /** The cipgate provider that quoted the route (`lifi`, `across`, `relay`, `debridge`, `sandbox`). */
   aggregator: string;
   estimatedTimeSeconds: number;
   transactionData: TransactionData;
