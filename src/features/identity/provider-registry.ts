@@ -17,10 +17,15 @@ export interface NamingProviders {
   readonly home: string | undefined;
   enabled(): NamingProvider[];
   byId(id: string): NamingProvider | undefined;
-  /** The provider owning a full name's suffix, longest suffix first (`.base.eth` before `.eth`). */
+  /**
+   * The provider owning a full name: the one whose namespace prefix it starts with (`lens/stani`), else
+   * the one owning its suffix, longest suffix first (`.base.eth` before `.eth`).
+   */
   owning(name: string): NamingProvider | undefined;
-  /** The suffix a bare label gets when it is looked up under `provider`. */
+  /** The suffix its names are registered under, as messages name the provider. */
   suffixOf(provider: NamingProvider): string;
+  /** The name a bare label is looked up as under `provider` (its `bareLabel` rule); null when it takes none. */
+  bareName(provider: NamingProvider, label: string): string | null;
 }
 
 export function namingProviders(list: readonly NamingProvider[], home?: string): NamingProviders {
@@ -33,6 +38,9 @@ export function namingProviders(list: readonly NamingProvider[], home?: string):
   const bySuffix = list
     .flatMap((provider) => provider.info.suffixes.map((suffix) => ({ suffix: suffix.toLowerCase(), provider })))
     .sort((a, b) => b.suffix.length - a.suffix.length);
+  const byPrefix = list.flatMap((provider) =>
+    (provider.info.prefixes ?? []).map((prefix) => ({ prefix: prefix.toLowerCase(), provider })),
+  );
   return {
     all: list,
     home,
@@ -40,10 +48,18 @@ export function namingProviders(list: readonly NamingProvider[], home?: string):
     byId: (id) => list.find((p) => p.info.provider === id),
     owning(name) {
       const lower = name.toLowerCase();
-      return bySuffix.find(({ suffix }) => lower.endsWith(suffix) && lower.length > suffix.length)?.provider;
+      return (
+        byPrefix.find(({ prefix }) => lower.startsWith(prefix) && lower.length > prefix.length)?.provider ??
+        bySuffix.find(({ suffix }) => lower.endsWith(suffix) && lower.length > suffix.length)?.provider
+      );
     },
     // Providers list their suffixes longest first; the first is the one their names are registered under.
     suffixOf: (provider) => provider.info.suffixes[0] as string,
+    bareName(provider, label) {
+      const rule = provider.info.bareLabel ?? 'suffix';
+      if (rule === 'none') return null;
+      return rule === 'label' ? label : `${label}${provider.info.suffixes[0] as string}`;
+    },
   };
 }
 

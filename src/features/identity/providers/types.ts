@@ -41,7 +41,16 @@ export interface NamingProviderInfo {
   caip2Id: string;
   /** Name suffixes this provider owns, longest first (`.base.eth` before `.eth`). */
   suffixes: string[];
+  /** Query prefixes naming this provider's namespace (`lens/` in `lens/stani`); they win over suffixes. */
+  prefixes?: string[];
+  /**
+   * How a bare label (`alice`) is asked of this provider: `suffix` (the default) under its first suffix
+   * (`alice.eth`), `label` as it is (Farcaster usernames carry no suffix), `none` not at all.
+   */
+  bareLabel?: BareLabelRule;
 }
+
+export type BareLabelRule = 'suffix' | 'label' | 'none';
 
 export interface LookupOptions {
   /** Aborted when the per-provider timeout passes or the request ends. */
