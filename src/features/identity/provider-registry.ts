@@ -3,6 +3,8 @@ import type { Config } from '../../platform/config.js';
 import { BASENAMES_INFO } from './providers/basenames/info.js';
 import { createUnconfiguredProvider } from './providers/disabled.js';
 import { ENS_INFO } from './providers/ens/info.js';
+import { FARCASTER_INFO } from './providers/farcaster/info.js';
+import { LENS_INFO } from './providers/lens/info.js';
 import { SNS_PROVIDER_INFO } from './providers/sns/info.js';
 import type { NamingProvider } from './providers/types.js';
 
@@ -88,11 +90,22 @@ export async function namingProvidersFromConfig(config: Config, mns?: NamingProv
     );
   const sns = async (rpcUrl: string) =>
     (await import('./providers/sns/provider.js')).createSnsProvider({ rpcUrl, ...common });
-  // In ranking order: the provider info, the RPC setting that turns it on, and how its module is built.
+  const farcaster = async (hubUrl: string) =>
+    (await import('./providers/farcaster/provider.js')).createFarcasterProvider({
+      hubUrl,
+      hubApiKey: naming.farcasterHubApiKey,
+      fnameUrl: naming.farcasterFnameUrl,
+      ...common,
+    });
+  const lens = async (apiUrl: string) =>
+    (await import('./providers/lens/provider.js')).createLensProvider({ apiUrl, apiKey: naming.lensApiKey, ...common });
+  // In ranking order: the provider info, the setting that turns it on, and how its module is built.
   const upstreams = [
     [ENS_INFO, 'ENS_RPC_URL', naming.ensRpcUrl, ens],
     [BASENAMES_INFO, 'BASE_RPC_URL', naming.baseRpcUrl, basenames],
     [SNS_PROVIDER_INFO, 'SOLANA_RPC_URL', naming.solanaRpcUrl, sns],
+    [FARCASTER_INFO, 'FARCASTER_HUB_URL', naming.farcasterHubUrl, farcaster],
+    [LENS_INFO, 'LENS_API_URL', naming.lensApiUrl, lens],
   ] as const;
   const others = await Promise.all(
     upstreams.map(([info, setting, rpcUrl, load]) =>

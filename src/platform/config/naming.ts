@@ -1,6 +1,6 @@
 import type { Reader } from './values.js';
 
-/** The chains identity names are read from (ENS, Basenames, SNS), and how long found names stay indexed. */
+/** The upstreams identity names are read from (ENS, Basenames, SNS, Farcaster, Lens), and how long found names stay indexed. */
 export interface NamingSettings {
   ensRpcUrl: string | undefined;
   ensRegistryAddress: string | undefined;
@@ -10,9 +10,22 @@ export interface NamingSettings {
   /** `.base.eth` base registrar, for expiries; defaults to Base mainnet's only with the mainnet registry. */
   basenamesBaseRegistrarAddress: string | undefined;
   solanaRpcUrl: string | undefined;
+  /** A Farcaster hub's HTTP API; enables Farcaster usernames. */
+  farcasterHubUrl: string | undefined;
+  /** Sent to the hub as `x-api-key` (hosted hubs ask for one). */
+  farcasterHubApiKey: string | undefined;
+  /** The fname registry, read with the hub; Farcaster's own unless set. */
+  farcasterFnameUrl: string;
+  /** The Lens v3 GraphQL API; enables Lens usernames. */
+  lensApiUrl: string | undefined;
+  /** Sent to the Lens API as `x-lens-app`. */
+  lensApiKey: string | undefined;
   /** How long names resolved from other providers stay in the local search index. */
   indexTtlSeconds: number;
 }
+
+/** Farcaster's fname registry, the one source of fnames; public and keyless. */
+export const FNAME_REGISTRY_URL = 'https://fnames.farcaster.xyz';
 
 export function namingSection(read: Reader): NamingSettings {
   return {
@@ -23,6 +36,11 @@ export function namingSection(read: Reader): NamingSettings {
     basenamesRegistryAddress: read.address('BASENAMES_REGISTRY_ADDRESS'),
     basenamesBaseRegistrarAddress: read.address('BASENAMES_BASE_REGISTRAR_ADDRESS'),
     solanaRpcUrl: read.url('SOLANA_RPC_URL', ['http:', 'https:']),
+    farcasterHubUrl: read.url('FARCASTER_HUB_URL', ['http:', 'https:']),
+    farcasterHubApiKey: read.str('FARCASTER_HUB_API_KEY'),
+    farcasterFnameUrl: read.url('FARCASTER_FNAME_URL', ['http:', 'https:']) ?? FNAME_REGISTRY_URL,
+    lensApiUrl: read.url('LENS_API_URL', ['http:', 'https:']),
+    lensApiKey: read.str('LENS_API_KEY'),
     indexTtlSeconds: read.int('NAME_INDEX_TTL_SECONDS', 3600, 1, 30 * 86_400),
   };
 }
