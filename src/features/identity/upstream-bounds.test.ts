@@ -8,11 +8,20 @@ import { importNames } from '../resolution/index.js';
 
 /**
  * Identity search against upstreams that misbehave in ways a timeout alone does not catch, end to end
- * (REST and GraphQL → gateway → identity subgraph → real ENS/Basenames/SNS providers), and against
- * providers this server runs without.
+ * (REST and GraphQL → gateway → identity subgraph → real ENS/Basenames/SNS/Farcaster/Lens providers), and
+ * against providers this server runs without.
  */
 
 const ALICE = { name: 'alice.snow', caip2Id: 'move-mvmt:126', owner: '0xa11ce' };
+/** Every path a Farcaster lookup asks of a hub or the fname registry. */
+const FARCASTER_PATHS = [
+  '/transfers/current',
+  '/v1/userNameProofByName',
+  '/v1/userDataByFid',
+  '/v1/verificationsByFid',
+  '/v1/onChainEventsByFid',
+  '/v1/onChainIdRegistryEventByAddress',
+];
 const TIMEOUT_MS = 1000;
 /** Room for the request's own work on a loaded machine; small next to the deadline under test. */
 const SLACK_MS = 400;
@@ -57,6 +66,9 @@ describe('names of providers this server runs without', () => {
     ['alice.eth', 'ENS (.eth) is not enabled on this server'],
     ['alice.base.eth', 'Basenames (.base.eth) is not enabled on this server'],
     ['ALICE.SOL', 'Solana Name Service (.sol) is not enabled on this server'],
+    ['alice.fcast.id', 'Farcaster (.fcast.id) is not enabled on this server'],
+    ['farcaster/vitalik.eth', 'Farcaster (.fcast.id) is not enabled on this server'],
+    ['lens/stani', 'Lens (.lens) is not enabled on this server'],
   ] as const;
 
   it('are a free 400 on REST that says the provider is not enabled here', async () => {
@@ -96,18 +108,24 @@ describe('upstreams that never answer or never stop answering', () => {
   let silent: Standin;
   let endlessBase: EndlessUpstream;
   let endlessSolana: EndlessUpstream;
+  let endlessLens: EndlessUpstream;
 
   beforeAll(async () => {
-    [silent, endlessBase, endlessSolana] = await Promise.all([
+    [silent, endlessBase, endlessSolana, endlessLens] = await Promise.all([
       startStandin(),
       startEndlessUpstream(),
       startEndlessUpstream(),
+      startEndlessUpstream(),
     ]);
-    silent.reply('/', { hang: true });
+    // One silent host for ENS's JSON-RPC and every path a Farcaster lookup asks of a hub or the fname registry.
+    for (const path of ['/', ...FARCASTER_PATHS]) silent.reply(path, { hang: true });
     app = await startTestApp({
       ENS_RPC_URL: silent.url,
       BASE_RPC_URL: endlessBase.url,
       SOLANA_RPC_URL: endlessSolana.url,
+      FARCASTER_HUB_URL: silent.url,
+      FARCASTER_FNAME_URL: silent.url,
+      LENS_API_URL: `${endlessLens.url}/graphql`,
       PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS),
       UPSTREAM_MAX_BODY_BYTES: String(64 * 1024),
     });
@@ -120,7 +138,7 @@ describe('upstreams that never answer or never stop answering', () => {
   });
   afterAll(async () => {
     await app?.stop();
-    await Promise.all([silent?.close(), endlessBase?.close(), endlessSolana?.close()]);
+    await Promise.all([silent?.close(), endlessBase?.close(), endlessSolana?.close(), endlessLens?.close()]);
   });
 
   it('answers a bare label from the providers that work, within 1.5 × PROVIDER_TIMEOUT_MS, charged once', async () => {
@@ -134,24 +152,51 @@ describe('upstreams that never answer or never stop answering', () => {
 
     const [viaGraphql, gqlElapsed] = await timed(() => gql(app, apiKey, 'alice'));
     expect(gqlElapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
-    expect(viaGraphql.json().data.identitySearch.unavailableProviders.sort()).toEqual(['basenames', 'ens', 'sns']);
+    expect(viaGraphql.json().data.identitySearch.unavailableProviders.sort()).toEqual([
+      'basenames',
+      'ens',
+      'farcaster',
+      'lens',
+      'sns',
+    ]);
+    expect(silent.count('/transfers/current')).toBeGreaterThan(0);
+    expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 3, creditUsage: 2 }));
+  });
+
+  it('answers an address from the providers that work, the others listed, within the deadline, charged once', async () => {
+    const { apiKey } = await app.partner(5);
+    const [res, elapsed] = await timed(() => gql(app, apiKey, '0x74232bf61e994655592747e20bdf6fa9b9476f79'));
+    expect(elapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    expect(res.json().data.identitySearch).toEqual({
+      results: [],
+      unavailableProviders: expect.arrayContaining(['ens', 'farcaster', 'lens']),
+    });
+    expect(silent.count('/v1/onChainIdRegistryEventByAddress')).toBeGreaterThan(0);
+    expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 4, creditUsage: 1 }));
   });
 
   it('answers a free 503 for a full name whose provider never answers, within 1.5 × PROVIDER_TIMEOUT_MS', async () => {
     const { apiKey } = await app.partner(5);
-    const [res, elapsed] = await timed(() => get(app, apiKey, 'alice.eth'));
-    expect(res.statusCode).toBe(503);
-    expect(res.json().message).toMatch(/ENS is unavailable/);
-    expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
-    expect(elapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    for (const [query, provider] of [
+      ['alice.eth', 'ENS'],
+      ['alice.fcast.id', 'Farcaster'],
+      ['farcaster/vitalik.eth', 'Farcaster'],
+    ] as const) {
+      const [res, elapsed] = await timed(() => get(app, apiKey, query));
+      expect(res.statusCode, query).toBe(503);
+      expect(res.json().message).toContain(`${provider} is unavailable`);
+      expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+      expect(elapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    }
     expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 5, creditUsage: 0 }));
   });
 
-  it('cuts endless JSON-RPC answers (viem and web3.js) at UPSTREAM_MAX_BODY_BYTES: a fast free 503, socket dropped', async () => {
+  it('cuts endless JSON-RPC and GraphQL answers (viem, web3.js, the HTTP client) at UPSTREAM_MAX_BODY_BYTES: a fast free 503, socket dropped', async () => {
     const { apiKey } = await app.partner(5);
     for (const [query, upstream, provider] of [
       ['alice.base.eth', endlessBase, 'Basenames'],
       ['alice.sol', endlessSolana, 'Solana Name Service'],
+      ['stani.lens', endlessLens, 'Lens'],
     ] as const) {
       const before = upstream.requests;
       const [res, elapsed] = await timed(() => get(app, apiKey, query));
