@@ -36,7 +36,9 @@ export async function evmPrimaryName(
     throw badInput(`chainId must be an integer from 1 to ${MAX_CHAIN_ID}`);
   }
   const caip2Id = `eip155:${chainId}`;
-  const providers = naming.enabled().filter((p) => p.info.provider === 'ens' || p.info.caip2Id === caip2Id);
+  const providers = naming
+    .enabled()
+    .filter((p) => p.info.provider === 'ens' || (p.info.caip2Id === caip2Id && p.info.evmPrimaryName !== false));
   if (providers.length === 0) throw upstreamUnavailable('no EVM naming service is enabled on this server');
   const coinType = evmCoinType(chainId);
   const signal = AbortSignal.timeout(timeoutMs);

@@ -3,7 +3,9 @@ import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { closedPortUrl } from '../../../test/support/closed-port.js';
 import { postGraphql } from '../../../test/support/graphql.js';
 import { loadConfig } from '../../platform/config.js';
+import { enabled } from '../../platform/upstream/status.js';
 import { startupSummary } from '../../startup-summary.js';
+import { evmPrimaryName } from './evm-primary-name.js';
 import { namingProviders, namingProvidersFromConfig } from './provider-registry.js';
 import { BASENAMES_INFO } from './providers/basenames/info.js';
 import { createUnconfiguredProvider } from './providers/disabled.js';
@@ -11,6 +13,7 @@ import { ENS_INFO } from './providers/ens/info.js';
 import { FARCASTER_INFO } from './providers/farcaster/info.js';
 import { LENS_INFO } from './providers/lens/info.js';
 import { SNS_PROVIDER_INFO } from './providers/sns/info.js';
+import type { NamingProvider, NamingProviderInfo } from './providers/types.js';
 
 const states = (list: { info: { provider: string }; status: { enabled: boolean; reason?: string } }[]) =>
   list.map(({ info, status }) => [info.provider, status.enabled ? 'enabled' : `disabled: ${status.reason}`]);
@@ -103,5 +106,28 @@ describe('naming providers as an operator sees them', () => {
     expect(readyz.statusCode).toBe(200);
     expect(Object.entries(readyz.json().naming)).toEqual(listed);
     expect(Object.entries(startupSummary(app.services.config, app.services).naming as object)).toEqual(listed);
+  });
+});
+
+describe('evmPrimaryName beside Farcaster and Lens', () => {
+  it('never answers a Farcaster or Lens username as the ENSIP-19 primary name of their chains', async () => {
+    const asked: string[] = [];
+    const answering = (info: NamingProviderInfo, name: string | null): NamingProvider => ({
+      ...createUnconfiguredProvider(info, 'unused'),
+      status: enabled,
+      async reverse() {
+        asked.push(info.provider);
+        return name;
+      },
+    });
+    const registry = namingProviders([
+      answering(ENS_INFO, null),
+      answering(FARCASTER_INFO, 'dwr'),
+      answering(LENS_INFO, 'stani.lens'),
+    ]);
+    const address = '0x74232bf61e994655592747e20bdf6fa9b9476f79';
+    expect(await evmPrimaryName(registry, { address, chainId: 10, timeoutMs: 1_000 })).toBeNull();
+    expect(await evmPrimaryName(registry, { address, chainId: 232, timeoutMs: 1_000 })).toBeNull();
+    expect(asked).toEqual(['ens', 'ens']);
   });
 });

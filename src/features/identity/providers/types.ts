@@ -48,6 +48,11 @@ export interface NamingProviderInfo {
    * (`alice.eth`), `label` as it is (Farcaster usernames carry no suffix), `none` not at all.
    */
   bareLabel?: BareLabelRule;
+  /**
+   * False for a service on an EVM chain whose address → name lookup is not an ENSIP-19 primary name
+   * (a Farcaster or Lens username), so `evmPrimaryName` does not answer with it.
+   */
+  evmPrimaryName?: false;
 }
 
 export type BareLabelRule = 'suffix' | 'label' | 'none';

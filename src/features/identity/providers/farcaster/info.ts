@@ -20,4 +20,6 @@ export const FARCASTER_INFO: NamingProviderInfo = {
   prefixes: ['farcaster/'],
   // An fname is a bare label: `alice` is asked of Farcaster as it is.
   bareLabel: 'label',
+  // Its address → name lookup finds a username, not an ENSIP-19 primary name on OP Mainnet.
+  evmPrimaryName: false,
 };

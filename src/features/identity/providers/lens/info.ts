@@ -17,4 +17,6 @@ export const LENS_INFO: NamingProviderInfo = {
   // Usernames of the global namespace, written `stani.lens` or as Lens writes them, `lens/stani`.
   suffixes: ['.lens'],
   prefixes: ['lens/'],
+  // Its address → name lookup finds a username, not an ENSIP-19 primary name on Lens Chain.
+  evmPrimaryName: false,
 };
