@@ -57,13 +57,15 @@ interface Messages<Data> {
 
 /**
  * A hub's "there is nothing": Hubble answers HTTP 400 with a serialized HubError whose `errCode` is
- * `not_found` (httpServer.ts `handleResponse`); a hub or proxy answering 404 means the same.
+ * `not_found` (httpServer.ts `handleResponse`); Snapchain answers every failed call with HTTP 400 and its
+ * error as JSON (snapchain `src/network/http_server.rs`), so a 400 is "not found" only when its body
+ * says so. A hub or proxy answering 404 means the same. Any other refusal is the hub's failure.
  */
 export function isNotFound(err: unknown): boolean {
   if (!(err instanceof UpstreamHttpError)) return false;
   if (err.status === 404) return true;
-  const code = (err.body as { errCode?: unknown } | null)?.errCode;
-  return err.status === 400 && typeof code === 'string' && code.startsWith('not_found');
+  const body = typeof err.body === 'string' ? err.body : JSON.stringify(err.body ?? '');
+  return err.status === 400 && /not[_ ]?found/i.test(body);
 }
 
 async function orNull<T>(call: Promise<T>): Promise<T | null> {

@@ -146,6 +146,13 @@ describe('createFarcasterProvider', () => {
       );
     });
 
+    it('reads a 400 as "not found" only when the hub says so', async () => {
+      up.hub.reply('/v1/userNameProofByName', { status: 400, json: { errCode: 'not_found', message: 'NotFound' } });
+      expect(await provider().records('farcaster/someone.eth')).toBeNull();
+      up.hub.reply('/v1/userNameProofByName', { status: 400, json: { errCode: 'bad_request.validation_failure' } });
+      await expect(provider().records('farcaster/someone.eth')).rejects.toBeInstanceOf(UpstreamError);
+    });
+
     it('gives up on a hanging hub within the timeout', async () => {
       up.hub.reply('/v1/userDataByFid', { hang: true });
       const started = performance.now();

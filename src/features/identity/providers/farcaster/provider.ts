@@ -196,10 +196,14 @@ function latestByType(messages: readonly UserDataData[]): Map<string, string> {
   return new Map([...newest].map(([type, { value }]) => [type, value]));
 }
 
-/** The custody address: the `to` of the fid's latest ID registry event (register, transfer or recovery). */
+/**
+ * The custody address: the `to` of the fid's latest register or transfer event. Recovery-address changes
+ * move no custody; Hubble names the types `ID_REGISTER_EVENT_TYPE_*`, Snapchain `Register`, `Transfer`, ….
+ */
 function custodyOf(events: readonly IdRegistryEvent[]): string | null {
   let latest: IdRegistryEvent | undefined;
   for (const e of events) {
+    if (/recovery/i.test(e.idRegisterEventBody?.eventType ?? '') || !evmAddress(e.idRegisterEventBody?.to)) continue;
     if (!latest || order(e) > order(latest)) latest = e;
   }
   return evmAddress(latest?.idRegisterEventBody?.to);
