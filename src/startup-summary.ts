@@ -1,8 +1,6 @@
+import { namingProviderStates } from './features/identity/provider-states.js';
 import type { Config } from './platform/config.js';
-import type { ProviderStatus } from './platform/upstream/status.js';
 import type { Services } from './services.js';
-
-const describe = (status: ProviderStatus): string => (status.enabled ? 'enabled' : `disabled: ${status.reason}`);
 
 /** Where the data lives, without the credentials a database URL may carry. */
 function databaseOf(url: string): string {
@@ -19,7 +17,7 @@ export function startupSummary(config: Config, services: Services): Record<strin
   return {
     database: databaseOf(config.databaseUrl),
     redis: config.redisUrl ? 'configured' : 'none: rate limits are per process',
-    naming: Object.fromEntries(services.naming.all.map((p) => [p.info.provider, describe(p.status)])),
+    naming: namingProviderStates(services.naming),
     bridge: Object.fromEntries(
       services.bridge
         .providerStates(false)

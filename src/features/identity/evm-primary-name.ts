@@ -38,7 +38,11 @@ export async function evmPrimaryName(
   const caip2Id = `eip155:${chainId}`;
   const providers = naming
     .enabled()
-    .filter((p) => p.info.provider === 'ens' || (p.info.reverseCaip2Ids ?? [p.info.caip2Id]).includes(caip2Id));
+    .filter(
+      (p) =>
+        p.info.provider === 'ens' ||
+        (p.info.evmPrimaryName !== false && (p.info.reverseCaip2Ids ?? [p.info.caip2Id]).includes(caip2Id)),
+    );
   if (providers.length === 0) throw upstreamUnavailable('no EVM naming service is enabled on this server');
   const coinType = evmCoinType(chainId);
   const signal = AbortSignal.timeout(timeoutMs);

@@ -146,6 +146,19 @@ describe('identity subgraph', () => {
         enabled: false,
         reason: 'SPACEID_BSC_RPC_URL or SPACEID_ARB_RPC_URL is not set',
       }),
+      expect.objectContaining({
+        provider: 'farcaster',
+        suffixes: ['.fcast.id'],
+        enabled: false,
+        reason: 'FARCASTER_HUB_URL is not set',
+      }),
+      expect.objectContaining({
+        provider: 'lens',
+        caip2Id: 'eip155:232',
+        suffixes: ['.lens'],
+        enabled: false,
+        reason: 'LENS_API_URL is not set',
+      }),
     ]);
     expect(await balance(apiKey)).toBe(5);
     // Disabled providers are skipped by a bare label, and a name they own is refused for free as a name

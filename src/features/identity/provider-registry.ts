@@ -3,6 +3,8 @@ import type { Config } from '../../platform/config.js';
 import { BASENAMES_INFO } from './providers/basenames/info.js';
 import { createUnconfiguredProvider } from './providers/disabled.js';
 import { ENS_INFO } from './providers/ens/info.js';
+import { FARCASTER_INFO } from './providers/farcaster/info.js';
+import { LENS_INFO } from './providers/lens/info.js';
 import { SNS_PROVIDER_INFO } from './providers/sns/info.js';
 import { SPACEID_INFO } from './providers/spaceid/info.js';
 import type { NamingProvider } from './providers/types.js';
@@ -19,10 +21,15 @@ export interface NamingProviders {
   readonly home: string | undefined;
   enabled(): NamingProvider[];
   byId(id: string): NamingProvider | undefined;
-  /** The provider owning a full name's suffix, longest suffix first (`.base.eth` before `.eth`). */
+  /**
+   * The provider owning a full name: the one whose namespace prefix it starts with (`lens/stani`), else
+   * the one owning its suffix, longest suffix first (`.base.eth` before `.eth`).
+   */
   owning(name: string): NamingProvider | undefined;
-  /** The suffix a bare label gets when it is looked up under `provider`. */
+  /** The suffix its names are registered under, as messages name the provider. */
   suffixOf(provider: NamingProvider): string;
+  /** The name a bare label is looked up as under `provider` (its `bareLabel` rule); null when it takes none. */
+  bareName(provider: NamingProvider, label: string): string | null;
 }
 
 export function namingProviders(list: readonly NamingProvider[], home?: string): NamingProviders {
@@ -35,6 +42,9 @@ export function namingProviders(list: readonly NamingProvider[], home?: string):
   const bySuffix = list
     .flatMap((provider) => provider.info.suffixes.map((suffix) => ({ suffix: suffix.toLowerCase(), provider })))
     .sort((a, b) => b.suffix.length - a.suffix.length);
+  const byPrefix = list.flatMap((provider) =>
+    (provider.info.prefixes ?? []).map((prefix) => ({ prefix: prefix.toLowerCase(), provider })),
+  );
   return {
     all: list,
     home,
@@ -42,10 +52,18 @@ export function namingProviders(list: readonly NamingProvider[], home?: string):
     byId: (id) => list.find((p) => p.info.provider === id),
     owning(name) {
       const lower = name.toLowerCase();
-      return bySuffix.find(({ suffix }) => lower.endsWith(suffix) && lower.length > suffix.length)?.provider;
+      return (
+        byPrefix.find(({ prefix }) => lower.startsWith(prefix) && lower.length > prefix.length)?.provider ??
+        bySuffix.find(({ suffix }) => lower.endsWith(suffix) && lower.length > suffix.length)?.provider
+      );
     },
     // Providers list their suffixes longest first; the first is the one their names are registered under.
     suffixOf: (provider) => provider.info.suffixes[0] as string,
+    bareName(provider, label) {
+      const rule = provider.info.bareLabel ?? 'suffix';
+      if (rule === 'none') return null;
+      return rule === 'label' ? label : `${label}${provider.info.suffixes[0] as string}`;
+    },
   };
 }
 
@@ -95,7 +113,16 @@ export async function namingProvidersFromConfig(config: Config, mns?: NamingProv
       },
       ...common,
     });
-  // In ranking order: the provider info, the RPC setting that turns it on, and how its module is built.
+  const farcaster = async (hubUrl: string) =>
+    (await import('./providers/farcaster/provider.js')).createFarcasterProvider({
+      hubUrl,
+      hubApiKey: naming.farcasterHubApiKey,
+      fnameUrl: naming.farcasterFnameUrl,
+      ...common,
+    });
+  const lens = async (apiUrl: string) =>
+    (await import('./providers/lens/provider.js')).createLensProvider({ apiUrl, apiKey: naming.lensApiKey, ...common });
+  // In ranking order: the provider info, the setting that turns it on, and how its module is built.
   const upstreams = [
     [ENS_INFO, 'ENS_RPC_URL', naming.ensRpcUrl, ens],
     [BASENAMES_INFO, 'BASE_RPC_URL', naming.baseRpcUrl, basenames],
@@ -112,6 +139,8 @@ export async function namingProvidersFromConfig(config: Config, mns?: NamingProv
       naming.spaceIdBscRpcUrl ?? naming.spaceIdArbRpcUrl,
       spaceId,
     ],
+    [FARCASTER_INFO, 'FARCASTER_HUB_URL', naming.farcasterHubUrl, farcaster],
+    [LENS_INFO, 'LENS_API_URL', naming.lensApiUrl, lens],
   ] as const;
   const others = await Promise.all(
     upstreams.map(([info, setting, rpcUrl, load]) =>

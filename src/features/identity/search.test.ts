@@ -416,3 +416,76 @@ describe('IdentitySearch', () => {
     expect([few.total, few.totalIsExact]).toEqual([10, true]);
   });
 });
+
+describe('IdentitySearch routing by each service’s naming rules', () => {
+  /**
+   * A Farcaster-like provider: usernames carry no suffix (`alice`), `.fcast.id` and the `farcaster/`
+   * prefix name them explicitly, and a bare label is asked as it is.
+   */
+  function labelProvider(names: string[]) {
+    const base = fakeProvider('fc', '.fcast.id', names);
+    const provider: NamingProvider = {
+      ...base.provider,
+      info: { ...base.provider.info, prefixes: ['farcaster/'], bareLabel: 'label' },
+      normalize(name) {
+        const n = name
+          .toLowerCase()
+          .replace(/^farcaster\//, '')
+          .replace(/\.fcast\.id$/, '');
+        if (!/^[a-z0-9-]+(\.eth)?$/.test(n)) throw new Error('not a username');
+        return n;
+      },
+    };
+    return { ...base, provider };
+  }
+
+  let home: ReturnType<typeof fakeProvider>;
+  let chain: ReturnType<typeof fakeProvider>;
+  let fc: ReturnType<typeof labelProvider>;
+  let quiet: ReturnType<typeof fakeProvider>;
+  let search: IdentitySearch;
+  beforeEach(async () => {
+    await db.run('delete from name_index');
+    home = fakeProvider('home', '.snow', ['alice.snow'], { listing: true });
+    chain = fakeProvider('chain', '.eth', ['alice.eth', 'vitalik.eth']);
+    fc = labelProvider(['alice', 'vitalik.eth']);
+    quiet = fakeProvider('quiet', '.quiet', ['alice.quiet']);
+    quiet.provider = { ...quiet.provider, info: { ...quiet.provider.info, bareLabel: 'none' } };
+    search = new IdentitySearch(
+      namingProviders([home.provider, chain.provider, fc.provider, quiet.provider], 'home'),
+      new NameIndex(db, 3600),
+      { timeoutMs: 200, log },
+    );
+  });
+  const run = (query: string) => search.search({ query, page: 1, perPage: 50 });
+  const found = (page: { hits: { record: NameRecord; info: { provider: string } }[] }) =>
+    page.hits.map((h) => `${h.info.provider}:${h.record.name}`);
+
+  it('asks a bare label of every provider that has bare labels, each in its own naming, MNS first', async () => {
+    expect(found(await run('Alice'))).toEqual(['home:alice.snow', 'fc:alice', 'chain:alice.eth']);
+    expect(fc.calls).toEqual(['records alice', 'candidates alice']);
+    expect(quiet.calls).toEqual([]);
+  });
+
+  it('sends a namespace prefix to its provider before any suffix, and an explicit suffix too', async () => {
+    expect(found(await run('farcaster/Vitalik.eth'))).toEqual(['fc:vitalik.eth']);
+    expect(chain.calls).toEqual([]);
+    expect(found(await run('alice.fcast.id'))).toEqual(['fc:alice']);
+    expect(found(await run('alice.quiet'))).toEqual(['quiet:alice.quiet']);
+  });
+
+  it('leaves a failing or hanging bare-label provider out, named in failed', async () => {
+    fc.set('hang');
+    const page = await run('alice');
+    expect(found(page)).toEqual(['home:alice.snow', 'chain:alice.eth']);
+    expect(page.failed).toEqual(['fc']);
+  });
+
+  it('refuses a bare label, for free, when no enabled provider takes bare labels', async () => {
+    const only = new IdentitySearch(namingProviders([quiet.provider]), new NameIndex(db, 3600), {
+      timeoutMs: 200,
+      log,
+    });
+    await expect(only.search({ query: 'alice', page: 1, perPage: 10 })).rejects.toBeInstanceOf(InvalidQueryError);
+  });
+});

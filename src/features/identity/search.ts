@@ -85,9 +85,11 @@ interface Match {
 /**
  * Identity search across naming providers.
  *
- * A full name (`alice.eth`) is looked up by the provider owning its suffix (the longest that matches);
- * any other dotted name (a DNS name such as `jesse.cb.id`) by the DNS provider, ENS, alone. A query
- * without a dot is a bare label, looked up as an exact name under every enabled provider in parallel, plus prefix matches
+ * A full name (`alice.eth`, or `lens/stani` in a provider's namespace prefix) is looked up by the provider
+ * owning it (a prefix first, else the longest suffix that matches); any other dotted name (a DNS name such
+ * as `jesse.cb.id`) by the DNS provider, ENS, alone. A query without a dot is a bare label, looked up as an
+ * exact name under every enabled provider that takes bare labels (each as its `bareLabel` rule makes the
+ * name: `alice.eth` for ENS, `alice` for Farcaster) in parallel, plus prefix matches
  * from the local registry's listing and from the index of names other providers resolved before.
  * Order: exact matches first, the home registry's before other providers', then by name; the order
  * depends only on the data, so pages are stable. A search has one deadline, 1.5 × `timeoutMs`, for all
@@ -161,7 +163,12 @@ export class IdentitySearch {
     if (!provider.status.enabled) {
       // Checked before the name's syntax: whatever the name, this server cannot look it up. The reason
       // (an unset setting) is for the operator's logs and /namingProviders, not for this answer.
-      const serves = this.providers.owning(text) === provider ? this.providers.suffixOf(provider) : 'DNS names';
+      const lower = text.toLowerCase();
+      const serves =
+        this.providers.owning(text) === provider
+          ? (provider.info.suffixes.find((suffix) => lower.endsWith(suffix.toLowerCase())) ??
+            this.providers.suffixOf(provider))
+          : 'DNS names';
       throw new ProviderNotEnabledError(`${provider.info.providerName} (${serves}) is not enabled on this server`);
     }
     const name = normalizeFor(provider, text);
@@ -219,14 +226,18 @@ export class IdentitySearch {
     const lookups: Lookup[] = [];
     const rejections: string[] = [];
     for (const provider of enabled) {
+      const name = this.providers.bareName(provider, text);
+      if (name === null) continue;
       try {
-        lookups.push({ provider, name: normalizeFor(provider, `${text}${this.providers.suffixOf(provider)}`) });
+        lookups.push({ provider, name: normalizeFor(provider, name) });
       } catch (err) {
         rejections.push((err as Error).message);
       }
     }
     // A label one service cannot hold (ENSIP-15 forbids `_`, say) may still be valid elsewhere.
-    if (lookups.length === 0) throw new InvalidQueryError(rejections[0] ?? 'invalid query');
+    if (lookups.length === 0) {
+      throw new InvalidQueryError(rejections[0] ?? 'no naming provider here looks up bare labels; add a suffix');
+    }
 
     const prefix = text.normalize('NFC').toLowerCase();
     const [outcomes, indexed] = await Promise.all([this.exactLookups(lookups, prefix, signal), this.indexed(prefix)]);

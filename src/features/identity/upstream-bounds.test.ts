@@ -8,12 +8,20 @@ import { importNames } from '../resolution/index.js';
 
 /**
  * Identity search against upstreams that misbehave in ways a timeout alone does not catch, end to end
- * (REST and GraphQL → gateway → identity subgraph → real ENS/Basenames/SNS/Unstoppable Domains/SPACE ID
- * providers), and against
- * providers this server runs without.
+ * (REST and GraphQL → gateway → identity subgraph → real ENS/Basenames/SNS/Unstoppable Domains/SPACE ID/
+ * Farcaster/Lens providers), and against providers this server runs without.
  */
 
 const ALICE = { name: 'alice.snow', caip2Id: 'move-mvmt:126', owner: '0xa11ce' };
+/** Every path a Farcaster lookup asks of a hub or the fname registry. */
+const FARCASTER_PATHS = [
+  '/transfers/current',
+  '/v1/userNameProofByName',
+  '/v1/userDataByFid',
+  '/v1/verificationsByFid',
+  '/v1/onChainEventsByFid',
+  '/v1/onChainIdRegistryEventByAddress',
+];
 const TIMEOUT_MS = 1000;
 /** Room for the request's own work on a loaded machine; small next to the deadline under test. */
 const SLACK_MS = 400;
@@ -60,6 +68,11 @@ describe('names of providers this server runs without', () => {
     ['ALICE.SOL', 'Solana Name Service (.sol) is not enabled on this server'],
     ['brad.crypto', 'Unstoppable Domains (.crypto) is not enabled on this server'],
     ['alice.bnb', 'SPACE ID (.bnb) is not enabled on this server'],
+    ['alice.arb', 'SPACE ID (.arb) is not enabled on this server'],
+    ['brad.x', 'Unstoppable Domains (.x) is not enabled on this server'],
+    ['alice.fcast.id', 'Farcaster (.fcast.id) is not enabled on this server'],
+    ['farcaster/vitalik.eth', 'Farcaster (.fcast.id) is not enabled on this server'],
+    ['lens/stani', 'Lens (.lens) is not enabled on this server'],
   ] as const;
 
   it('are a free 400 on REST that says the provider is not enabled here', async () => {
@@ -102,17 +115,20 @@ describe('upstreams that never answer or never stop answering', () => {
   let silentPolygon: Standin;
   let failingBsc: Standin;
   let endlessArbitrum: EndlessUpstream;
+  let endlessLens: EndlessUpstream;
 
   beforeAll(async () => {
-    [silent, endlessBase, endlessSolana, silentPolygon, failingBsc, endlessArbitrum] = await Promise.all([
+    [silent, endlessBase, endlessSolana, silentPolygon, failingBsc, endlessArbitrum, endlessLens] = await Promise.all([
       startStandin(),
       startEndlessUpstream(),
       startEndlessUpstream(),
       startStandin(),
       startStandin(),
+      startEndlessUpstream(),
       startEndlessUpstream(),
     ]);
-    silent.reply('/', { hang: true });
+    // One silent host for ENS's JSON-RPC and every path a Farcaster lookup asks of a hub or the fname registry.
+    for (const path of ['/', ...FARCASTER_PATHS]) silent.reply(path, { hang: true });
     silentPolygon.reply('/', { hang: true });
     failingBsc.reply('/', { status: 502, body: 'bad gateway' });
     app = await startTestApp({
@@ -122,6 +138,9 @@ describe('upstreams that never answer or never stop answering', () => {
       UNS_POLYGON_RPC_URL: silentPolygon.url,
       SPACEID_BSC_RPC_URL: failingBsc.url,
       SPACEID_ARB_RPC_URL: endlessArbitrum.url,
+      FARCASTER_HUB_URL: silent.url,
+      FARCASTER_FNAME_URL: silent.url,
+      LENS_API_URL: `${endlessLens.url}/graphql`,
       PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS),
       UPSTREAM_MAX_BODY_BYTES: String(64 * 1024),
     });
@@ -141,6 +160,7 @@ describe('upstreams that never answer or never stop answering', () => {
       silentPolygon?.close(),
       failingBsc?.close(),
       endlessArbitrum?.close(),
+      endlessLens?.close(),
     ]);
   });
 
@@ -158,19 +178,41 @@ describe('upstreams that never answer or never stop answering', () => {
     expect(viaGraphql.json().data.identitySearch.unavailableProviders.sort()).toEqual([
       'basenames',
       'ens',
+      'farcaster',
+      'lens',
       'sns',
       'spaceid',
       'unstoppable',
     ]);
+    expect(silent.count('/transfers/current')).toBeGreaterThan(0);
+    expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 3, creditUsage: 2 }));
+  });
+
+  it('answers an address from the providers that work, the others listed, within the deadline, charged once', async () => {
+    const { apiKey } = await app.partner(5);
+    const [res, elapsed] = await timed(() => gql(app, apiKey, '0x74232bf61e994655592747e20bdf6fa9b9476f79'));
+    expect(elapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    expect(res.json().data.identitySearch).toEqual({
+      results: [],
+      unavailableProviders: expect.arrayContaining(['ens', 'farcaster', 'lens']),
+    });
+    expect(silent.count('/v1/onChainIdRegistryEventByAddress')).toBeGreaterThan(0);
+    expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 4, creditUsage: 1 }));
   });
 
   it('answers a free 503 for a full name whose provider never answers, within 1.5 × PROVIDER_TIMEOUT_MS', async () => {
     const { apiKey } = await app.partner(5);
-    const [res, elapsed] = await timed(() => get(app, apiKey, 'alice.eth'));
-    expect(res.statusCode).toBe(503);
-    expect(res.json().message).toMatch(/ENS is unavailable/);
-    expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
-    expect(elapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    for (const [query, provider] of [
+      ['alice.eth', 'ENS'],
+      ['alice.fcast.id', 'Farcaster'],
+      ['farcaster/vitalik.eth', 'Farcaster'],
+    ] as const) {
+      const [res, elapsed] = await timed(() => get(app, apiKey, query));
+      expect(res.statusCode, query).toBe(503);
+      expect(res.json().message).toContain(`${provider} is unavailable`);
+      expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+      expect(elapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    }
     expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 5, creditUsage: 0 }));
   });
 
@@ -200,12 +242,13 @@ describe('upstreams that never answer or never stop answering', () => {
     expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 4, creditUsage: 1 }));
   });
 
-  it('cuts endless JSON-RPC answers (viem and web3.js) at UPSTREAM_MAX_BODY_BYTES: a fast free 503, socket dropped', async () => {
+  it('cuts endless JSON-RPC and GraphQL answers (viem, web3.js, the HTTP client) at UPSTREAM_MAX_BODY_BYTES: a fast free 503, socket dropped', async () => {
     const { apiKey } = await app.partner(5);
     for (const [query, upstream, provider] of [
       ['alice.base.eth', endlessBase, 'Basenames'],
       ['alice.sol', endlessSolana, 'Solana Name Service'],
       ['alice.arb', endlessArbitrum, 'SPACE ID'],
+      ['stani.lens', endlessLens, 'Lens'],
     ] as const) {
       const before = upstream.requests;
       const [res, elapsed] = await timed(() => get(app, apiKey, query));

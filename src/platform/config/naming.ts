@@ -1,6 +1,9 @@
 import type { Reader } from './values.js';
 
-/** The chains identity names are read from (ENS, Basenames, SNS, Unstoppable Domains, SPACE ID), and how long found names stay indexed. */
+/**
+ * The upstreams identity names are read from (ENS, Basenames, SNS, Unstoppable Domains, SPACE ID, Farcaster,
+ * Lens), and how long found names stay indexed.
+ */
 export interface NamingSettings {
   ensRpcUrl: string | undefined;
   ensRegistryAddress: string | undefined;
@@ -20,9 +23,22 @@ export interface NamingSettings {
   spaceIdArbRpcUrl: string | undefined;
   spaceIdBscRegistryAddress: string | undefined;
   spaceIdArbRegistryAddress: string | undefined;
+  /** A Farcaster hub's HTTP API; enables Farcaster usernames. */
+  farcasterHubUrl: string | undefined;
+  /** Sent to the hub as `x-api-key` (hosted hubs ask for one). */
+  farcasterHubApiKey: string | undefined;
+  /** The fname registry, read with the hub; Farcaster's own unless set. */
+  farcasterFnameUrl: string;
+  /** The Lens v3 GraphQL API; enables Lens usernames. */
+  lensApiUrl: string | undefined;
+  /** Sent to the Lens API as `x-lens-app`. */
+  lensApiKey: string | undefined;
   /** How long names resolved from other providers stay in the local search index. */
   indexTtlSeconds: number;
 }
+
+/** Farcaster's fname registry, the one source of fnames; public and keyless. */
+export const FNAME_REGISTRY_URL = 'https://fnames.farcaster.xyz';
 
 export function namingSection(read: Reader): NamingSettings {
   return {
@@ -41,6 +57,11 @@ export function namingSection(read: Reader): NamingSettings {
     spaceIdArbRpcUrl: read.url('SPACEID_ARB_RPC_URL', ['http:', 'https:']),
     spaceIdBscRegistryAddress: read.address('SPACEID_BSC_REGISTRY_ADDRESS'),
     spaceIdArbRegistryAddress: read.address('SPACEID_ARB_REGISTRY_ADDRESS'),
+    farcasterHubUrl: read.url('FARCASTER_HUB_URL', ['http:', 'https:']),
+    farcasterHubApiKey: read.str('FARCASTER_HUB_API_KEY'),
+    farcasterFnameUrl: read.url('FARCASTER_FNAME_URL', ['http:', 'https:']) ?? FNAME_REGISTRY_URL,
+    lensApiUrl: read.url('LENS_API_URL', ['http:', 'https:']),
+    lensApiKey: read.str('LENS_API_KEY'),
     indexTtlSeconds: read.int('NAME_INDEX_TTL_SECONDS', 3600, 1, 30 * 86_400),
   };
 }

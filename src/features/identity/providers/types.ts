@@ -46,7 +46,21 @@ export interface NamingProviderInfo {
    * (SPACE ID keeps `.bnb` on BNB Chain and `.arb` on Arbitrum); `[caip2Id]` when absent.
    */
   reverseCaip2Ids?: readonly string[];
+  /** Query prefixes naming this provider's namespace (`lens/` in `lens/stani`); they win over suffixes. */
+  prefixes?: string[];
+  /**
+   * How a bare label (`alice`) is asked of this provider: `suffix` (the default) under its first suffix
+   * (`alice.eth`), `label` as it is (Farcaster usernames carry no suffix), `none` not at all.
+   */
+  bareLabel?: BareLabelRule;
+  /**
+   * False for a service on an EVM chain whose address → name lookup is not an ENSIP-19 primary name
+   * (a Farcaster or Lens username), so `evmPrimaryName` does not answer with it.
+   */
+  evmPrimaryName?: false;
 }
+
+export type BareLabelRule = 'suffix' | 'label' | 'none';
 
 export interface LookupOptions {
   /** Aborted when the per-provider timeout passes or the request ends. */
