@@ -1,9 +1,11 @@
 import type { Address } from 'viem';
 import type { Config } from '../../platform/config.js';
+import { APTOS_NAMES_INFO } from './providers/aptos-names/info.js';
 import { BASENAMES_INFO } from './providers/basenames/info.js';
 import { createUnconfiguredProvider } from './providers/disabled.js';
 import { ENS_INFO } from './providers/ens/info.js';
 import { SNS_PROVIDER_INFO } from './providers/sns/info.js';
+import { SUINS_INFO } from './providers/suins/info.js';
 import type { NamingProvider } from './providers/types.js';
 
 /**
@@ -72,11 +74,21 @@ export async function namingProvidersFromConfig(config: Config, mns?: NamingProv
     );
   const sns = async (rpcUrl: string) =>
     (await import('./providers/sns/provider.js')).createSnsProvider({ rpcUrl, ...common });
+  const aptosNames = async (rpcUrl: string) =>
+    (await import('./providers/aptos-names/provider.js')).createAptosNamesProvider({
+      rpcUrl,
+      routerAddress: naming.aptosNamesRouterAddress,
+      ...common,
+    });
+  const suins = async (graphqlUrl: string) =>
+    (await import('./providers/suins/provider.js')).createSuinsProvider({ graphqlUrl, ...common });
   // In ranking order: the provider info, the RPC setting that turns it on, and how its module is built.
   const upstreams = [
     [ENS_INFO, 'ENS_RPC_URL', naming.ensRpcUrl, ens],
     [BASENAMES_INFO, 'BASE_RPC_URL', naming.baseRpcUrl, basenames],
     [SNS_PROVIDER_INFO, 'SOLANA_RPC_URL', naming.solanaRpcUrl, sns],
+    [APTOS_NAMES_INFO, 'APTOS_RPC_URL', naming.aptosRpcUrl, aptosNames],
+    [SUINS_INFO, 'SUI_GRAPHQL_URL', naming.suiGraphqlUrl, suins],
   ] as const;
   const others = await Promise.all(
     upstreams.map(([info, setting, rpcUrl, load]) =>
