@@ -132,6 +132,22 @@ describe('identity subgraph', () => {
         enabled: false,
         reason: 'SOLANA_RPC_URL is not set',
       }),
+      expect.objectContaining({
+        provider: 'aptos-names',
+        source: 'ans',
+        caip2Id: 'aptos:1',
+        suffixes: ['.apt'],
+        enabled: false,
+        reason: 'APTOS_RPC_URL is not set',
+      }),
+      expect.objectContaining({
+        provider: 'suins',
+        source: 'suins',
+        caip2Id: 'sui:mainnet',
+        suffixes: ['.sui'],
+        enabled: false,
+        reason: 'SUI_GRAPHQL_URL is not set',
+      }),
     ]);
     expect(await balance(apiKey)).toBe(5);
     // Disabled providers are skipped by a bare label, and a name they own is refused for free as a name

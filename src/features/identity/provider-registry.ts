@@ -75,7 +75,7 @@ export async function namingProvidersFromConfig(config: Config, mns?: NamingProv
   const sns = async (rpcUrl: string) =>
     (await import('./providers/sns/provider.js')).createSnsProvider({ rpcUrl, ...common });
   const aptosNames = async (rpcUrl: string) =>
-    (await import('./providers/aptos-names/provider.js')).createAptosNamesProvider({
+    (await import('./providers/aptos-names/provider.js')).loadAptosNamesProvider({
       rpcUrl,
       routerAddress: naming.aptosNamesRouterAddress,
       ...common,

@@ -43,6 +43,11 @@ export class Fullnode {
     this.aptos.catch(() => {});
   }
 
+  /** Settles once the SDK is loaded, so a caller can keep that load out of the first lookup's deadline. */
+  async ready(): Promise<void> {
+    await this.aptos;
+  }
+
   /** Runs `fn` with the SDK client; its requests also stop when `signal` aborts. */
   async call<T>(signal: AbortSignal | undefined, fn: (aptos: Aptos) => Promise<T>): Promise<T> {
     const aptos = await this.aptos;

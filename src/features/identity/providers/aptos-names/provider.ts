@@ -34,6 +34,20 @@ export const APTOS_FULLNODE = 'aptos-fullnode';
  * await ans.resolve('alice.apt');
  */
 export function createAptosNamesProvider(options: AptosNamesProviderOptions): NamingProvider {
+  return build(options).provider;
+}
+
+/**
+ * The provider, once the Aptos SDK it reads through is loaded: start-up waits for it, as it waits for
+ * the other providers' modules, rather than the first search spending its deadline on the import.
+ */
+export async function loadAptosNamesProvider(options: AptosNamesProviderOptions): Promise<NamingProvider> {
+  const { provider, node } = build(options);
+  await node.ready();
+  return provider;
+}
+
+function build(options: AptosNamesProviderOptions): { provider: NamingProvider; node: Fullnode } {
   const node = new Fullnode({
     name: APTOS_FULLNODE,
     url: options.rpcUrl,
@@ -70,7 +84,7 @@ export function createAptosNamesProvider(options: AptosNamesProviderOptions): Na
     return { target: target === null ? null : toAptosAddress(target), expireAt };
   }
 
-  return {
+  const provider: NamingProvider = {
     info: APTOS_NAMES_INFO,
     status: enabled,
 
@@ -117,6 +131,7 @@ export function createAptosNamesProvider(options: AptosNamesProviderOptions): Na
       return [];
     },
   };
+  return { provider, node };
 }
 
 function tryNormalize(name: string): string | null {
