@@ -47,7 +47,8 @@ const timed = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
 describe('names of providers this server runs without', () => {
   let app: TestApp;
   beforeAll(async () => {
-    // No ENS_RPC_URL, BASE_RPC_URL or SOLANA_RPC_URL: only the local registry is enabled.
+    // No ENS_RPC_URL, BASE_RPC_URL, SOLANA_RPC_URL, APTOS_RPC_URL or SUI_GRAPHQL_URL: only the local
+    // registry is enabled.
     app = await startTestApp({});
     expect((await importNames(app.services.db, [JSON.stringify(ALICE)])).errors).toEqual([]);
   });
@@ -57,6 +58,8 @@ describe('names of providers this server runs without', () => {
     ['alice.eth', 'ENS (.eth) is not enabled on this server'],
     ['alice.base.eth', 'Basenames (.base.eth) is not enabled on this server'],
     ['ALICE.SOL', 'Solana Name Service (.sol) is not enabled on this server'],
+    ['alice.apt', 'Aptos Names (.apt) is not enabled on this server'],
+    ['alice.sui', 'SuiNS (.sui) is not enabled on this server'],
   ] as const;
 
   it('are a free 400 on REST that says the provider is not enabled here', async () => {
@@ -96,18 +99,25 @@ describe('upstreams that never answer or never stop answering', () => {
   let silent: Standin;
   let endlessBase: EndlessUpstream;
   let endlessSolana: EndlessUpstream;
+  /** An Aptos fullnode and a Sui GraphQL endpoint that accept the request and never answer. */
+  let silentMove: Standin;
 
   beforeAll(async () => {
-    [silent, endlessBase, endlessSolana] = await Promise.all([
+    [silent, endlessBase, endlessSolana, silentMove] = await Promise.all([
       startStandin(),
       startEndlessUpstream(),
       startEndlessUpstream(),
+      startStandin(),
     ]);
     silent.reply('/', { hang: true });
+    silentMove.reply('/v1/view', { hang: true });
+    silentMove.reply('/graphql', { hang: true });
     app = await startTestApp({
       ENS_RPC_URL: silent.url,
       BASE_RPC_URL: endlessBase.url,
       SOLANA_RPC_URL: endlessSolana.url,
+      APTOS_RPC_URL: `${silentMove.url}/v1`,
+      SUI_GRAPHQL_URL: `${silentMove.url}/graphql`,
       PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS),
       UPSTREAM_MAX_BODY_BYTES: String(64 * 1024),
     });
@@ -120,7 +130,7 @@ describe('upstreams that never answer or never stop answering', () => {
   });
   afterAll(async () => {
     await app?.stop();
-    await Promise.all([silent?.close(), endlessBase?.close(), endlessSolana?.close()]);
+    await Promise.all([silent?.close(), endlessBase?.close(), endlessSolana?.close(), silentMove?.close()]);
   });
 
   it('answers a bare label from the providers that work, within 1.5 × PROVIDER_TIMEOUT_MS, charged once', async () => {
@@ -130,11 +140,46 @@ describe('upstreams that never answer or never stop answering', () => {
     expect(res.json().results.map((r: { name: string }) => r.name)).toEqual(['alice.snow']);
     expect(elapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
     expect(silent.count('/')).toBeGreaterThan(0);
+    expect(silentMove.count('/v1/view')).toBeGreaterThan(0);
+    expect(silentMove.count('/graphql')).toBeGreaterThan(0);
     expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 4, creditUsage: 1 }));
 
     const [viaGraphql, gqlElapsed] = await timed(() => gql(app, apiKey, 'alice'));
     expect(gqlElapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
-    expect(viaGraphql.json().data.identitySearch.unavailableProviders.sort()).toEqual(['basenames', 'ens', 'sns']);
+    expect(viaGraphql.json().data.identitySearch.unavailableProviders.sort()).toEqual([
+      'aptos-names',
+      'basenames',
+      'ens',
+      'sns',
+      'suins',
+    ]);
+  });
+
+  it('answers an address search without the hanging Aptos and Sui upstreams, within the deadline, charged once', async () => {
+    const { apiKey } = await app.partner(5);
+    const [res, elapsed] = await timed(() =>
+      gql(app, apiKey, '0x00000000000000000000000000000000000000000000000000000000000a11ce'),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    // The other providers answered (no primary name there); the two that hang are named.
+    expect(res.json().data.identitySearch).toEqual({ results: [], unavailableProviders: ['aptos-names', 'suins'] });
+    expect(elapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 4, creditUsage: 1 }));
+  });
+
+  it('answers a free 503 for a .apt or .sui name whose upstream never answers, within 1.5 × PROVIDER_TIMEOUT_MS', async () => {
+    const { apiKey } = await app.partner(5);
+    for (const [query, provider] of [
+      ['alice.apt', 'Aptos Names'],
+      ['alice.sui', 'SuiNS'],
+    ] as const) {
+      const [res, elapsed] = await timed(() => get(app, apiKey, query));
+      expect(res.statusCode, query).toBe(503);
+      expect(res.json().message).toContain(`${provider} is unavailable`);
+      // At most the deadline; sooner once the earlier hangs have opened the upstream's circuit breaker.
+      expect(elapsed, query).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    }
+    expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 5, creditUsage: 0 }));
   });
 
   it('answers a free 503 for a full name whose provider never answers, within 1.5 × PROVIDER_TIMEOUT_MS', async () => {
