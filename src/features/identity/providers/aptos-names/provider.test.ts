@@ -103,7 +103,7 @@ describe('Aptos Names provider', () => {
       'al_ice.apt',
       'alice.eth',
       '.apt',
-      'x'.repeat(64) + '.apt',
+      `${'x'.repeat(64)}.apt`,
     ]) {
       expect(() => ans.normalize(bad), bad).toThrow();
     }
