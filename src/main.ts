@@ -1,8 +1,12 @@
 // Only the version check is imported statically: on an old Node the rest would fail to load (node:sqlite)
 // before any of it could explain why. Everything else is imported once it has run.
+import nodeModule from 'node:module';
 import { requireSupportedNode } from './platform/node-version.js';
 
 requireSupportedNode();
+// Loading the modules is most of a start; Node's on-disk code cache makes every start after the first
+// about a third faster (a public API since Node 22.1; absent before, hence the optional call).
+nodeModule.enableCompileCache?.();
 const { loadConfigOrExplain } = await import('./platform/config.js');
 
 async function main(): Promise<void> {

@@ -19,8 +19,8 @@ const MAX_CHAIN_ID = 0x7fff_ffff;
 /**
  * The ENSIP-19 primary name of an EVM address on a chain, verified forward. ENS answers first: on
  * Ethereum it holds every chain's reverse namespace (`<coinType>.reverse`, then `default.reverse`).
- * A naming service living on that very chain (Basenames on Base) is asked next, for primary names
- * written only there. A failing provider is skipped when another one answers; if none could answer,
+ * A naming service living on that very chain (Basenames on Base, SPACE ID on BNB Chain and Arbitrum,
+ * Unstoppable Domains on Polygon and Ethereum) is asked next, for primary names written only there. A failing provider is skipped when another one answers; if none could answer,
  * the caller gets `upstreamUnavailable` rather than a misleading null.
  *
  * @example
@@ -36,7 +36,9 @@ export async function evmPrimaryName(
     throw badInput(`chainId must be an integer from 1 to ${MAX_CHAIN_ID}`);
   }
   const caip2Id = `eip155:${chainId}`;
-  const providers = naming.enabled().filter((p) => p.info.provider === 'ens' || p.info.caip2Id === caip2Id);
+  const providers = naming
+    .enabled()
+    .filter((p) => p.info.provider === 'ens' || (p.info.reverseCaip2Ids ?? [p.info.caip2Id]).includes(caip2Id));
   if (providers.length === 0) throw upstreamUnavailable('no EVM naming service is enabled on this server');
   const coinType = evmCoinType(chainId);
   const signal = AbortSignal.timeout(timeoutMs);

@@ -133,6 +133,20 @@ describe('identity subgraph', () => {
         reason: 'SOLANA_RPC_URL is not set',
       }),
       expect.objectContaining({
+        provider: 'unstoppable',
+        caip2Id: 'eip155:137',
+        suffixes: expect.arrayContaining(['.crypto', '.x', '.nft', '.wallet']),
+        enabled: false,
+        reason: 'UNS_POLYGON_RPC_URL or UNS_ETH_RPC_URL is not set',
+      }),
+      expect.objectContaining({
+        provider: 'spaceid',
+        caip2Id: 'eip155:56',
+        suffixes: ['.bnb', '.arb'],
+        enabled: false,
+        reason: 'SPACEID_BSC_RPC_URL or SPACEID_ARB_RPC_URL is not set',
+      }),
+      expect.objectContaining({
         provider: 'aptos-names',
         source: 'ans',
         caip2Id: 'aptos:1',

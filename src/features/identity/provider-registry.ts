@@ -5,8 +5,10 @@ import { BASENAMES_INFO } from './providers/basenames/info.js';
 import { createUnconfiguredProvider } from './providers/disabled.js';
 import { ENS_INFO } from './providers/ens/info.js';
 import { SNS_PROVIDER_INFO } from './providers/sns/info.js';
+import { SPACEID_INFO } from './providers/spaceid/info.js';
 import { SUINS_INFO } from './providers/suins/info.js';
 import type { NamingProvider } from './providers/types.js';
+import { UNSTOPPABLE_INFO } from './providers/unstoppable/info.js';
 
 /**
  * The naming providers of this process, in ranking order: the operator's own registry (MNS) first,
@@ -74,6 +76,27 @@ export async function namingProvidersFromConfig(config: Config, mns?: NamingProv
     );
   const sns = async (rpcUrl: string) =>
     (await import('./providers/sns/provider.js')).createSnsProvider({ rpcUrl, ...common });
+  // Two chains each: the provider reads every URL that is set, whichever one turned it on.
+  const unstoppable = async () =>
+    (await import('./providers/unstoppable/provider.js')).createUnstoppableProvider({
+      polygonRpcUrl: naming.unsPolygonRpcUrl,
+      ethRpcUrl: naming.unsEthRpcUrl,
+      polygonProxyReaderAddress: naming.unsPolygonProxyReaderAddress as Address | undefined,
+      ethProxyReaderAddress: naming.unsEthProxyReaderAddress as Address | undefined,
+      ...common,
+    });
+  const spaceId = async () =>
+    (await import('./providers/spaceid/provider.js')).createSpaceIdProvider({
+      bnb: {
+        rpcUrl: naming.spaceIdBscRpcUrl,
+        registryAddress: naming.spaceIdBscRegistryAddress as Address | undefined,
+      },
+      arb: {
+        rpcUrl: naming.spaceIdArbRpcUrl,
+        registryAddress: naming.spaceIdArbRegistryAddress as Address | undefined,
+      },
+      ...common,
+    });
   const aptosNames = async (rpcUrl: string) =>
     (await import('./providers/aptos-names/provider.js')).loadAptosNamesProvider({
       rpcUrl,
@@ -87,6 +110,18 @@ export async function namingProvidersFromConfig(config: Config, mns?: NamingProv
     [ENS_INFO, 'ENS_RPC_URL', naming.ensRpcUrl, ens],
     [BASENAMES_INFO, 'BASE_RPC_URL', naming.baseRpcUrl, basenames],
     [SNS_PROVIDER_INFO, 'SOLANA_RPC_URL', naming.solanaRpcUrl, sns],
+    [
+      UNSTOPPABLE_INFO,
+      'UNS_POLYGON_RPC_URL or UNS_ETH_RPC_URL',
+      naming.unsPolygonRpcUrl ?? naming.unsEthRpcUrl,
+      unstoppable,
+    ],
+    [
+      SPACEID_INFO,
+      'SPACEID_BSC_RPC_URL or SPACEID_ARB_RPC_URL',
+      naming.spaceIdBscRpcUrl ?? naming.spaceIdArbRpcUrl,
+      spaceId,
+    ],
     [APTOS_NAMES_INFO, 'APTOS_RPC_URL', naming.aptosRpcUrl, aptosNames],
     [SUINS_INFO, 'SUI_GRAPHQL_URL', naming.suiGraphqlUrl, suins],
   ] as const;

@@ -8,7 +8,8 @@ import { importNames } from '../resolution/index.js';
 
 /**
  * Identity search against upstreams that misbehave in ways a timeout alone does not catch, end to end
- * (REST and GraphQL → gateway → identity subgraph → real ENS/Basenames/SNS providers), and against
+ * (REST and GraphQL → gateway → identity subgraph → real ENS/Basenames/SNS/Unstoppable Domains/SPACE ID
+ * providers), and against
  * providers this server runs without.
  */
 
@@ -47,8 +48,7 @@ const timed = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
 describe('names of providers this server runs without', () => {
   let app: TestApp;
   beforeAll(async () => {
-    // No ENS_RPC_URL, BASE_RPC_URL, SOLANA_RPC_URL, APTOS_RPC_URL or SUI_GRAPHQL_URL: only the local
-    // registry is enabled.
+    // No RPC URL of any other naming service: only the local registry is enabled.
     app = await startTestApp({});
     expect((await importNames(app.services.db, [JSON.stringify(ALICE)])).errors).toEqual([]);
   });
@@ -58,6 +58,8 @@ describe('names of providers this server runs without', () => {
     ['alice.eth', 'ENS (.eth) is not enabled on this server'],
     ['alice.base.eth', 'Basenames (.base.eth) is not enabled on this server'],
     ['ALICE.SOL', 'Solana Name Service (.sol) is not enabled on this server'],
+    ['brad.crypto', 'Unstoppable Domains (.crypto) is not enabled on this server'],
+    ['alice.bnb', 'SPACE ID (.bnb) is not enabled on this server'],
     ['alice.apt', 'Aptos Names (.apt) is not enabled on this server'],
     ['alice.sui', 'SuiNS (.sui) is not enabled on this server'],
   ] as const;
@@ -99,23 +101,34 @@ describe('upstreams that never answer or never stop answering', () => {
   let silent: Standin;
   let endlessBase: EndlessUpstream;
   let endlessSolana: EndlessUpstream;
+  let silentPolygon: Standin;
+  let failingBsc: Standin;
+  let endlessArbitrum: EndlessUpstream;
   /** An Aptos fullnode and a Sui GraphQL endpoint that accept the request and never answer. */
   let silentMove: Standin;
 
   beforeAll(async () => {
-    [silent, endlessBase, endlessSolana, silentMove] = await Promise.all([
+    [silent, endlessBase, endlessSolana, silentPolygon, failingBsc, endlessArbitrum, silentMove] = await Promise.all([
       startStandin(),
       startEndlessUpstream(),
+      startEndlessUpstream(),
+      startStandin(),
+      startStandin(),
       startEndlessUpstream(),
       startStandin(),
     ]);
     silent.reply('/', { hang: true });
+    silentPolygon.reply('/', { hang: true });
+    failingBsc.reply('/', { status: 502, body: 'bad gateway' });
     silentMove.reply('/v1/view', { hang: true });
     silentMove.reply('/graphql', { hang: true });
     app = await startTestApp({
       ENS_RPC_URL: silent.url,
       BASE_RPC_URL: endlessBase.url,
       SOLANA_RPC_URL: endlessSolana.url,
+      UNS_POLYGON_RPC_URL: silentPolygon.url,
+      SPACEID_BSC_RPC_URL: failingBsc.url,
+      SPACEID_ARB_RPC_URL: endlessArbitrum.url,
       APTOS_RPC_URL: `${silentMove.url}/v1`,
       SUI_GRAPHQL_URL: `${silentMove.url}/graphql`,
       PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS),
@@ -130,7 +143,15 @@ describe('upstreams that never answer or never stop answering', () => {
   });
   afterAll(async () => {
     await app?.stop();
-    await Promise.all([silent?.close(), endlessBase?.close(), endlessSolana?.close(), silentMove?.close()]);
+    await Promise.all([
+      silent?.close(),
+      endlessBase?.close(),
+      endlessSolana?.close(),
+      silentPolygon?.close(),
+      failingBsc?.close(),
+      endlessArbitrum?.close(),
+      silentMove?.close(),
+    ]);
   });
 
   it('answers a bare label from the providers that work, within 1.5 × PROVIDER_TIMEOUT_MS, charged once', async () => {
@@ -151,7 +172,9 @@ describe('upstreams that never answer or never stop answering', () => {
       'basenames',
       'ens',
       'sns',
+      'spaceid',
       'suins',
+      'unstoppable',
     ]);
   });
 
@@ -192,11 +215,38 @@ describe('upstreams that never answer or never stop answering', () => {
     expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 5, creditUsage: 0 }));
   });
 
+  it('answers a free 503 for a .crypto name whose UNS chain never answers, within 1.5 × PROVIDER_TIMEOUT_MS', async () => {
+    const { apiKey } = await app.partner(5);
+    const [res, elapsed] = await timed(() => get(app, apiKey, 'brad.crypto'));
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toMatch(/Unstoppable Domains is unavailable/);
+    expect(elapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    expect(silentPolygon.count('/')).toBeGreaterThan(0);
+    expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 5, creditUsage: 0 }));
+  });
+
+  it('answers a fast free 503 for a .bnb name whose RPC node fails', async () => {
+    const { apiKey } = await app.partner(5);
+    const [res, elapsed] = await timed(() => get(app, apiKey, 'alice.bnb'));
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toMatch(/SPACE ID is unavailable/);
+    expect(elapsed).toBeLessThan(TIMEOUT_MS);
+    expect(failingBsc.count('/')).toBeGreaterThan(0);
+    // An address lookup asks every provider: the failing ones are left out, the answer still comes.
+    const [byAddress, addressElapsed] = await timed(() =>
+      get(app, apiKey, '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'),
+    );
+    expect(byAddress.statusCode, byAddress.body).toBe(200);
+    expect(addressElapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 4, creditUsage: 1 }));
+  });
+
   it('cuts endless JSON-RPC answers (viem and web3.js) at UPSTREAM_MAX_BODY_BYTES: a fast free 503, socket dropped', async () => {
     const { apiKey } = await app.partner(5);
     for (const [query, upstream, provider] of [
       ['alice.base.eth', endlessBase, 'Basenames'],
       ['alice.sol', endlessSolana, 'Solana Name Service'],
+      ['alice.arb', endlessArbitrum, 'SPACE ID'],
     ] as const) {
       const before = upstream.requests;
       const [res, elapsed] = await timed(() => get(app, apiKey, query));

@@ -1,6 +1,6 @@
 import type { Reader } from './values.js';
 
-/** The chains identity names are read from (ENS, Basenames, SNS, Aptos Names, SuiNS), and how long found names stay indexed. */
+/** The chains identity names are read from (ENS, Basenames, SNS, UD, SPACE ID, Aptos Names, SuiNS), and how long found names stay indexed. */
 export interface NamingSettings {
   ensRpcUrl: string | undefined;
   ensRegistryAddress: string | undefined;
@@ -10,6 +10,16 @@ export interface NamingSettings {
   /** `.base.eth` base registrar, for expiries; defaults to Base mainnet's only with the mainnet registry. */
   basenamesBaseRegistrarAddress: string | undefined;
   solanaRpcUrl: string | undefined;
+  /** Unstoppable Domains: either RPC URL enables it; Polygon is read first, as UD's resolution library does. */
+  unsPolygonRpcUrl: string | undefined;
+  unsEthRpcUrl: string | undefined;
+  unsPolygonProxyReaderAddress: string | undefined;
+  unsEthProxyReaderAddress: string | undefined;
+  /** SPACE ID: `.bnb` is read on BNB Chain, `.arb` on Arbitrum One; each TLD is on when its chain's URL is set. */
+  spaceIdBscRpcUrl: string | undefined;
+  spaceIdArbRpcUrl: string | undefined;
+  spaceIdBscRegistryAddress: string | undefined;
+  spaceIdArbRegistryAddress: string | undefined;
   /** Aptos mainnet fullnode REST base (…/v1); enables Aptos Names (`.apt`). */
   aptosRpcUrl: string | undefined;
   /** The ANS router's address; the provider uses Aptos mainnet's when unset. */
@@ -29,6 +39,14 @@ export function namingSection(read: Reader): NamingSettings {
     basenamesRegistryAddress: read.address('BASENAMES_REGISTRY_ADDRESS'),
     basenamesBaseRegistrarAddress: read.address('BASENAMES_BASE_REGISTRAR_ADDRESS'),
     solanaRpcUrl: read.url('SOLANA_RPC_URL', ['http:', 'https:']),
+    unsPolygonRpcUrl: read.url('UNS_POLYGON_RPC_URL', ['http:', 'https:']),
+    unsEthRpcUrl: read.url('UNS_ETH_RPC_URL', ['http:', 'https:']),
+    unsPolygonProxyReaderAddress: read.address('UNS_POLYGON_PROXY_READER_ADDRESS'),
+    unsEthProxyReaderAddress: read.address('UNS_ETH_PROXY_READER_ADDRESS'),
+    spaceIdBscRpcUrl: read.url('SPACEID_BSC_RPC_URL', ['http:', 'https:']),
+    spaceIdArbRpcUrl: read.url('SPACEID_ARB_RPC_URL', ['http:', 'https:']),
+    spaceIdBscRegistryAddress: read.address('SPACEID_BSC_REGISTRY_ADDRESS'),
+    spaceIdArbRegistryAddress: read.address('SPACEID_ARB_REGISTRY_ADDRESS'),
     aptosRpcUrl: read.url('APTOS_RPC_URL', ['http:', 'https:']),
     aptosNamesRouterAddress: moveAddress(read, 'APTOS_NAMES_ROUTER_ADDRESS'),
     suiGraphqlUrl: read.url('SUI_GRAPHQL_URL', ['http:', 'https:']),

@@ -58,6 +58,11 @@ describe('compiled operations (one execution per request)', () => {
         { a: [ALICE, '0x2'] },
       ],
       ['{ primaryName(address: "not an address", caip2Id: "move-mvmt:126") { name } }', {}],
+      // A non-null variable left to its default (graphql-jit alone would refuse it as not provided).
+      [
+        'query D($a: String!, $c: String! = "move-mvmt:126") { primaryName(address: $a, caip2Id: $c) { name } }',
+        { a: ALICE },
+      ],
       ['{ x: primaryName(address: "0x1", caip2Id: "nope:1") { n: name } }', {}],
       ...restRoutes
         .filter((r) => r.url.startsWith('/partners/bridge/chains'))
@@ -91,6 +96,7 @@ describe('compiled operations (one execution per request)', () => {
       // The cases cover both an answer and refusals, so neither side can pass by saying nothing.
       expect(answers[0]?.data).toEqual({ primaryName: { name: 'alice.snow', owner: ALICE } });
       expect(answers[2]?.errors?.[0]?.code).toBe('BAD_USER_INPUT');
+      expect(answers[3]?.data).toEqual({ primaryName: { name: 'alice.snow' } });
     } finally {
       await gateway.stop();
     }

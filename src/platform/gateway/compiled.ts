@@ -6,9 +6,11 @@ import {
   execute,
   GraphQLError,
   type GraphQLSchema,
+  getOperationAST,
   getVariableValues,
   parse,
   validate,
+  valueFromASTUntyped,
 } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Supergraph } from './supergraph.js';
@@ -90,7 +92,9 @@ export class CompiledOperations {
     // generated functions of every route would be held by processes that never serve most of them.
     // Undefined until then; null if graphql-jit refused the document.
     let compiled: CompiledQuery | null | undefined;
-    return async (_document, _name, variables, context) => {
+    const defaults = variableDefaults(document, operationName);
+    return async (_document, _name, given, context) => {
+      const variables = defaults.length ? withDefaults(given, defaults) : given;
       if (compiled === undefined) {
         const { compileQuery, isCompiledQuery } = await loadJit();
         const made = compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
@@ -137,4 +141,22 @@ export class CompiledOperations {
         : gatewayExecutor(rc);
     };
   }
+}
+
+/** The literal defaults of an operation's variables (`$page: Int! = 1`), as a client would send them. */
+function variableDefaults(document: DocumentNode, operationName?: string): [string, unknown][] {
+  const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
+  return definitions.flatMap((d) =>
+    d.defaultValue ? [[d.variable.name.value, valueFromASTUntyped(d.defaultValue)] as [string, unknown]] : [],
+  );
+}
+
+/**
+ * The variables with each absent one set to its default. graphql-jit refuses a non-null variable with a
+ * default that the request leaves out ("was not provided"), where graphql-js and the spec use the default.
+ */
+function withDefaults(given: Record<string, unknown> | undefined, defaults: [string, unknown][]) {
+  const variables = { ...given };
+  for (const [name, value] of defaults) if (!(name in variables)) variables[name] = value;
+  return variables;
 }

@@ -105,6 +105,49 @@ describe('GET /openapi.json', () => {
     const error = search.responses['4XX']?.content?.['application/json']?.schema as { required?: string[] };
     expect(error.required?.sort()).toEqual(['error', 'message', 'statusCode']);
   });
+
+  it('is also served as a Postman collection: one request per operation, keyed ones sending {{apiKey}}', async () => {
+    const res = await app.http.inject({ method: 'GET', url: '/openapi.postman.json' });
+    expect(res.statusCode).toBe(200);
+    type Item = {
+      name: string;
+      request: {
+        method: string;
+        header: { key: string; value: string }[];
+        url: { raw: string; path: string[]; query?: { key: string; value: string; disabled: boolean }[] };
+        body?: { raw: string };
+      };
+    };
+    const collection = res.json() as {
+      info: { schema: string };
+      variable: { key: string }[];
+      item: { name: string; item: Item[] }[];
+    };
+    expect(collection.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
+    expect(collection.variable.map((v) => v.key)).toEqual(['baseUrl', 'apiKey']);
+    const items = collection.item.flatMap((folder) => folder.item);
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map(
+        (method) =>
+          `${method.toUpperCase()} /${path
+            .split('/')
+            .filter(Boolean)
+            .map((s) => s.replace(/^\{(.+)\}$/, ':$1'))
+            .join('/')}`,
+      ),
+    );
+    expect(items.map((i) => `${i.request.method} /${i.request.url.path.join('/')}`).sort()).toEqual(operations.sort());
+    const search = items.find((i) => i.request.url.path.join('/') === 'partners/cip/identity/search');
+    expect(search?.request.header).toContainEqual({ key: 'x-api-key', value: '{{apiKey}}' });
+    expect(search?.request.url.query?.find((q) => q.key === 'query')?.disabled).toBe(false);
+    expect(search?.request.url.query?.find((q) => q.key === 'perPage')).toMatchObject({ value: '10', disabled: true });
+    const register = items.find(
+      (i) => i.request.method === 'POST' && i.request.url.path.join('/') === 'partners/webhooks',
+    );
+    expect(JSON.parse(register?.request.body?.raw ?? 'null')).toEqual({ url: '' });
+    const lookup = items.find((i) => i.request.url.path.join('/') === 'api/public/identity/address');
+    expect(lookup?.request.header.find((h) => h.key === 'x-api-key')).toBeUndefined();
+  });
 });
 
 /**
@@ -133,7 +176,7 @@ describe('/docs, loaded at its first request', () => {
     const routes = (app: FastifyInstance) =>
       app
         .printRoutes({ commonPrefix: false })
-        .replace(/.*openapi\.json.*\n/, '')
+        .replace(/.*openapi\.(postman\.)?json.*\n/g, '')
         .replace(/[ ─└├│]+/g, ' ');
     expect(routes(lazy)).toBe(routes(reference));
   });

@@ -15,6 +15,7 @@ import { Kind, type OperationDefinitionNode, parse } from 'graphql';
 import type { PriceTable } from '../credits/prices.js';
 import { rootFields } from '../credits/root-fields.js';
 import { surfaceOf } from './errors.js';
+import { type OpenApiDocument, postmanCollection } from './postman.js';
 import { partnerErrorSchema } from './rest-route.js';
 
 /** What the document needs of a REST route beyond its Fastify schema: the operation it runs, for its price. */
@@ -143,6 +144,10 @@ export const openapiPlugin = fp(
     });
 
     app.get('/openapi.json', async () => (await docsApp()).swagger());
+    // The same document as a Postman collection (Insomnia and Bruno import it too).
+    app.get('/openapi.postman.json', async () =>
+      postmanCollection((await docsApp()).swagger() as unknown as OpenApiDocument),
+    );
 
     /** Answers with what the docs application answers to the same request. */
     const forward = async (request: FastifyRequest, reply: FastifyReply, method: 'GET' | 'HEAD', stream: boolean) => {

@@ -1,6 +1,6 @@
 import type { BridgeQuoteQuery, BridgeQuoteQueryVariables } from '../../../generated/operations.js';
 import { defineRoute, partnerErrors } from '../../../platform/http/rest-route.js';
-import { MAX_ROUTES_LIMIT, ORDERS } from '../validation.js';
+import { MAX_ROUTES_LIMIT, MAX_SLIPPAGE, ORDERS } from '../validation.js';
 
 type Data = BridgeQuoteQuery;
 
@@ -12,8 +12,9 @@ const anyCase = (words: readonly string[]) =>
 
 /**
  * GET /partners/bridge/quote: routes of every enabled provider, best first. 2 credits. The parameters are
- * BridgeQuoteInput's fields, including the tuning ones (order, allowBridges, denyBridges, maxRoutes). The schema only checks presence, types and lengths; the value rules live in
- * the resolver so GraphQL callers get the same answers.
+ * BridgeQuoteInput's fields, including the tuning ones (order, allowBridges, denyBridges, maxRoutes). The
+ * schema's bounds are the resolver's constants (validation.ts), so the document says what the server
+ * accepts; the resolver checks them again, and the rules no schema can say, for GraphQL callers.
  */
 export const partnersBridgeQuote = defineRoute<Data, BridgeQuoteQueryVariables>({
   method: 'GET',
@@ -32,6 +33,7 @@ export const partnersBridgeQuote = defineRoute<Data, BridgeQuoteQueryVariables>(
       toAddress: text,
       order: { maxLength: 20, pattern: anyCase(ORDERS), description: `${ORDERS.join(' or ')}, in any case.` },
       maxRoutes: { minimum: 1, maximum: MAX_ROUTES_LIMIT },
+      slippage: { exclusiveMinimum: 0, maximum: MAX_SLIPPAGE },
       allowBridges: { maxLength: 1000 },
       denyBridges: { maxLength: 1000 },
     },

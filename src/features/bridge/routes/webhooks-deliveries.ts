@@ -1,5 +1,6 @@
 import type { WebhookDeliveriesQuery, WebhookDeliveriesQueryVariables } from '../../../generated/operations.js';
 import { defineRoute, partnerErrors } from '../../../platform/http/rest-route.js';
+import { DELIVERIES_DEFAULT, DELIVERIES_MAX } from '../webhooks/resolver.js';
 
 /** GET /partners/webhooks/:id/deliveries?limit=: a webhook's deliveries, newest first. Free. */
 export const partnersWebhooksDeliveries = defineRoute<WebhookDeliveriesQuery, WebhookDeliveriesQueryVariables>({
@@ -7,15 +8,20 @@ export const partnersWebhooksDeliveries = defineRoute<WebhookDeliveriesQuery, We
   url: '/partners/webhooks/:id/deliveries',
   label: 'GET /partners/webhooks/:id/deliveries',
   errors: partnerErrors,
-  // Checked by the resolver (1 to 200), so REST and GraphQL refuse a bad limit in the same words.
-  query: { limit: { type: 'string', description: 'At most this many deliveries, 1 to 200 (default 50).' } },
-  variables: ({ params, query }) => {
-    const { limit } = (query ?? {}) as { limit?: string };
-    return {
-      id: (params as { id: string }).id,
-      ...(limit === undefined ? {} : { limit: /^\d{1,4}$/.test(limit) ? Number(limit) : -1 }),
-    };
+  // The resolver's bounds, so the document says what either interface accepts.
+  query: {
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: DELIVERIES_MAX,
+      default: DELIVERIES_DEFAULT,
+      description: `At most this many deliveries, 1 to ${DELIVERIES_MAX}.`,
+    },
   },
+  variables: ({ params, query }) => ({
+    id: (params as { id: string }).id,
+    limit: (query as { limit: number }).limit,
+  }),
   body: { deliveries: 'webhookDeliveries' },
   operation: /* GraphQL */ `
     query WebhookDeliveries($id: ID!, $limit: Int) {

@@ -6,6 +6,10 @@ import { type StatusChange, SUBSCRIPTION_TRANSPORT, type SubscriptionTransport }
 import { SubscriptionCharge } from './subscription-charge.js';
 import { BridgeStatusChange, Webhook, WebhookDelivery, WebhookRegistration, WebhookTest } from './types.js';
 
+/** Deliveries one `webhookDeliveries` call answers: by default, and at most (the REST route's bounds too). */
+export const DELIVERIES_DEFAULT = 50;
+export const DELIVERIES_MAX = 200;
+
 @Resolver()
 export class WebhooksResolver {
   @Mutation(() => WebhookRegistration, {
@@ -45,9 +49,12 @@ export class WebhooksResolver {
   async webhookDeliveries(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => ID) id: string,
-    @Arg('limit', () => Int, { defaultValue: 50, description: '1 to 200.' }) limit: number,
+    @Arg('limit', () => Int, { defaultValue: DELIVERIES_DEFAULT, description: `1 to ${DELIVERIES_MAX}.` })
+    limit: number,
   ): Promise<WebhookDelivery[]> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw badInput(`limit must be 1 to 200, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > DELIVERIES_MAX) {
+      throw badInput(`limit must be 1 to ${DELIVERIES_MAX}, got ${limit}`);
+    }
     return ctx.services.webhooks.deliveries(requirePartner(ctx).id, id, limit);
   }
 

@@ -41,6 +41,11 @@ export interface NamingProviderInfo {
   caip2Id: string;
   /** Name suffixes this provider owns, longest first (`.base.eth` before `.eth`). */
   suffixes: string[];
+  /**
+   * EVM chains (CAIP-2) whose primary names this provider holds, when they are more than `caip2Id`
+   * (SPACE ID keeps `.bnb` on BNB Chain and `.arb` on Arbitrum); `[caip2Id]` when absent.
+   */
+  reverseCaip2Ids?: readonly string[];
 }
 
 export interface LookupOptions {

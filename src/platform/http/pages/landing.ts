@@ -9,7 +9,7 @@ const page = (explorer: boolean) => `<!doctype html>
 <h1>cipgate</h1>
 <p>Credit-metered identity and bridge API.</p>
 <ul>
-<li><a href="docs">REST documentation</a> (<a href="openapi.json">OpenAPI 3.1 document</a>)</li>
+<li><a href="docs">REST documentation</a> (<a href="openapi.json">OpenAPI 3.1 document</a>, <a href="openapi.postman.json">Postman collection</a>)</li>
 <li><a href="graphql">GraphQL endpoint</a>${explorer ? ' (Apollo Sandbox)' : ''}</li>
 ${explorer ? '<li><a href="graphiql">GraphiQL</a>: a GraphQL explorer that works offline</li>\n' : ''}</ul>
 </body>

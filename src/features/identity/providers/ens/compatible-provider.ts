@@ -1,6 +1,6 @@
-import { type Address, BaseError, type Client, createPublicClient, http, isAddress } from 'viem';
-import { DEFAULT_MAX_BODY_BYTES, limitedFetch } from '../../../../platform/upstream/body.js';
+import { type Address, type Client, isAddress } from 'viem';
 import { disabled, enabled, UpstreamError } from '../../../../platform/upstream/status.js';
+import { createEvmRpcClient, evmUpstream } from '../evm-rpc.js';
 import { txtRecordType } from '../txt-records.js';
 import type { LookupOptions, NameRecord, NamingProvider, NamingProviderInfo, ReverseOptions } from '../types.js';
 import { avatarUrl } from './avatar.js';
@@ -16,7 +16,7 @@ import { normalizeName } from './normalize.js';
 import { isEvmCoinType } from './reverse-namespace.js';
 import { TEXT_RECORD_KEYS } from './text-keys.js';
 
-export const DEFAULT_TIMEOUT_MS = 5_000;
+export { DEFAULT_TIMEOUT_MS } from '../evm-rpc.js';
 
 /** Everything that distinguishes one ENS-style naming service from another. */
 export interface EnsCompatibleProviderConfig {
@@ -55,24 +55,13 @@ export interface EnsCompatibleProviderConfig {
  */
 export function createEnsCompatibleProvider(config: EnsCompatibleProviderConfig): NamingProvider {
   const { info } = config;
-  const maxBodyBytes = config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const client: Client = createPublicClient({
-    // Batching sends the parallel reads of one lookup (text keys, coin types) in a single HTTP
-    // round trip, which keeps `records` cheap without needing Multicall3 on the chain. One retry
-    // covers a dropped connection; more would only delay reporting a dead upstream.
-    transport: http(config.rpcUrl, {
-      batch: true,
-      timeout: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      retryCount: 1,
-      retryDelay: 100,
-      // viem checks the size too, but only cancels the stream, which leaves undici draining an endless
-      // answer; the limited fetch aborts the request and so drops the connection.
-      fetchFn: limitedFetch(maxBodyBytes),
-      maxResponseBodySize: maxBodyBytes,
-    }),
+  const client: Client = createEvmRpcClient({
+    rpcUrl: config.rpcUrl,
+    timeoutMs: config.timeoutMs,
+    maxBodyBytes: config.maxBodyBytes,
     // EIP-3668 offchain names: viem follows `OffchainLookup` reverts in every call (gateway requests
     // bounded by the transport timeout and a 10 MiB answer); only the gateway address is screened here.
-    ccipRead: { request: guardedCcipRequest({ allowPrivateHosts: config.ccipAllowPrivateHosts ?? false }) },
+    ccipRequest: guardedCcipRequest({ allowPrivateHosts: config.ccipAllowPrivateHosts ?? false }),
   });
   // viem builds its ENSIP-15 tables on first use, which is slow; doing it now keeps that cost out of the
   // first lookup's deadline.
@@ -81,28 +70,8 @@ export function createEnsCompatibleProvider(config: EnsCompatibleProviderConfig)
   const ownReverseNamespaces = config.reverseNamespaces ?? defaultReverseNamespaces(ownCoinType);
   const textKeys = config.textKeys ?? TEXT_RECORD_KEYS;
 
-  async function upstream<T>(operation: string, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
-    try {
-      return await abortable(run(), signal);
-    } catch (err) {
-      if (err instanceof UpstreamError) throw err;
-      const detail = err instanceof BaseError ? err.shortMessage : err instanceof Error ? err.message : String(err);
-      throw new UpstreamError(info.provider, `${operation} failed: ${detail}`, { cause: err });
-    }
-  }
-
-  function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    if (!signal) return promise;
-    const aborted = () => new UpstreamError(info.provider, 'request aborted', { cause: signal.reason });
-    if (signal.aborted) return Promise.reject(aborted());
-    // viem's read actions take no AbortSignal, so the caller stops waiting and the request is left to
-    // finish on its own (bounded by the transport timeout).
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(aborted());
-      signal.addEventListener('abort', onAbort, { once: true });
-      promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
-  }
+  const upstream = <T>(operation: string, signal: AbortSignal | undefined, run: () => Promise<T>) =>
+    evmUpstream(info.provider, operation, signal, run);
 
   /** A name that fails ENSIP-15 cannot be registered, so there is nothing to look up. */
   function tryNormalize(name: string): string | null {
