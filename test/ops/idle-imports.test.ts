@@ -14,7 +14,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * Packages that only some settings need. Each costs resident memory in every process that loads it (viem
  * alone about 15 MiB at start-up), so a process whose setting is absent must not load it.
  */
-const ON_DEMAND = ['viem', '@solana/web3.js', '@bonfida/spl-name-service', 'ioredis', '@mikro-orm/postgresql', 'pg'];
+const ON_DEMAND = [
+  'viem',
+  '@solana/web3.js',
+  '@bonfida/spl-name-service',
+  '@aptos-labs/ts-sdk',
+  'ioredis',
+  '@mikro-orm/postgresql',
+  'pg',
+];
 
 /** The npm packages that building the whole app loads, in a fresh process on exactly `env`. */
 async function startupPackages(name: string, env: Record<string, string>): Promise<string[]> {
@@ -62,8 +70,9 @@ describe('packages loaded at start-up', () => {
     const loaded = await startupPackages('configured', {
       ENS_RPC_URL: closed,
       SOLANA_RPC_URL: closed,
+      APTOS_RPC_URL: closed,
       REDIS_URL: closed.replace('http:', 'redis:'),
     });
-    expect(loaded).toEqual(expect.arrayContaining(['viem', '@solana/web3.js', 'ioredis']));
+    expect(loaded).toEqual(expect.arrayContaining(['viem', '@solana/web3.js', '@aptos-labs/ts-sdk', 'ioredis']));
   }, 120_000);
 });

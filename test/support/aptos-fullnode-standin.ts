@@ -22,6 +22,11 @@ export interface StandinName {
   owner: string;
   /** Unix seconds. */
   expiration: number;
+  /**
+   * Held by the router's v1 path, whose target lookup (`get_v1_target_addr`) does not look at expiry
+   * (core_v2 checks it only for v2 names).
+   */
+  v1?: boolean;
 }
 
 export interface StandinEvent {
@@ -95,8 +100,8 @@ export async function startFullnodeStandin(options: {
     switch (name) {
       case 'get_target_addr': {
         const record = nameArgs();
-        // The router answers none for an expired name, as for an unregistered one.
-        const live = record && record.expiration > Date.now() / 1000;
+        // The router answers none for an expired v2 name, as for an unregistered one.
+        const live = record && (record.v1 || record.expiration > Date.now() / 1000);
         return [option(live ? record.target : null)];
       }
       case 'get_owner_addr': {

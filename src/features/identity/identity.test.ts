@@ -147,6 +147,22 @@ describe('identity subgraph', () => {
         reason: 'SPACEID_BSC_RPC_URL or SPACEID_ARB_RPC_URL is not set',
       }),
       expect.objectContaining({
+        provider: 'aptos-names',
+        source: 'ans',
+        caip2Id: 'aptos:1',
+        suffixes: ['.apt'],
+        enabled: false,
+        reason: 'APTOS_RPC_URL is not set',
+      }),
+      expect.objectContaining({
+        provider: 'suins',
+        source: 'suins',
+        caip2Id: 'sui:mainnet',
+        suffixes: ['.sui'],
+        enabled: false,
+        reason: 'SUI_GRAPHQL_URL is not set',
+      }),
+      expect.objectContaining({
         provider: 'farcaster',
         suffixes: ['.fcast.id'],
         enabled: false,

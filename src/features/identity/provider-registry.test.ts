@@ -27,6 +27,8 @@ describe('namingProvidersFromConfig', () => {
       ['sns', 'disabled: SOLANA_RPC_URL is not set'],
       ['unstoppable', 'disabled: UNS_POLYGON_RPC_URL or UNS_ETH_RPC_URL is not set'],
       ['spaceid', 'disabled: SPACEID_BSC_RPC_URL or SPACEID_ARB_RPC_URL is not set'],
+      ['aptos-names', 'disabled: APTOS_RPC_URL is not set'],
+      ['suins', 'disabled: SUI_GRAPHQL_URL is not set'],
       ['farcaster', 'disabled: FARCASTER_HUB_URL is not set'],
       ['lens', 'disabled: LENS_API_URL is not set'],
     ]);
@@ -102,6 +104,8 @@ describe('naming providers as an operator sees them', () => {
       ['sns', 'disabled: SOLANA_RPC_URL is not set'],
       ['unstoppable', 'disabled: UNS_POLYGON_RPC_URL or UNS_ETH_RPC_URL is not set'],
       ['spaceid', 'disabled: SPACEID_BSC_RPC_URL or SPACEID_ARB_RPC_URL is not set'],
+      ['aptos-names', 'disabled: APTOS_RPC_URL is not set'],
+      ['suins', 'disabled: SUI_GRAPHQL_URL is not set'],
       ['farcaster', 'enabled'],
       ['lens', 'disabled: LENS_API_URL is not set'],
     ]);

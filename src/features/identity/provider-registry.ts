@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
 import type { Config } from '../../platform/config.js';
+import { APTOS_NAMES_INFO } from './providers/aptos-names/info.js';
 import { BASENAMES_INFO } from './providers/basenames/info.js';
 import { createUnconfiguredProvider } from './providers/disabled.js';
 import { ENS_INFO } from './providers/ens/info.js';
@@ -7,6 +8,7 @@ import { FARCASTER_INFO } from './providers/farcaster/info.js';
 import { LENS_INFO } from './providers/lens/info.js';
 import { SNS_PROVIDER_INFO } from './providers/sns/info.js';
 import { SPACEID_INFO } from './providers/spaceid/info.js';
+import { SUINS_INFO } from './providers/suins/info.js';
 import type { NamingProvider } from './providers/types.js';
 import { UNSTOPPABLE_INFO } from './providers/unstoppable/info.js';
 
@@ -113,6 +115,14 @@ export async function namingProvidersFromConfig(config: Config, mns?: NamingProv
       },
       ...common,
     });
+  const aptosNames = async (rpcUrl: string) =>
+    (await import('./providers/aptos-names/provider.js')).loadAptosNamesProvider({
+      rpcUrl,
+      routerAddress: naming.aptosNamesRouterAddress,
+      ...common,
+    });
+  const suins = async (graphqlUrl: string) =>
+    (await import('./providers/suins/provider.js')).createSuinsProvider({ graphqlUrl, ...common });
   const farcaster = async (hubUrl: string) =>
     (await import('./providers/farcaster/provider.js')).createFarcasterProvider({
       hubUrl,
@@ -139,6 +149,8 @@ export async function namingProvidersFromConfig(config: Config, mns?: NamingProv
       naming.spaceIdBscRpcUrl ?? naming.spaceIdArbRpcUrl,
       spaceId,
     ],
+    [APTOS_NAMES_INFO, 'APTOS_RPC_URL', naming.aptosRpcUrl, aptosNames],
+    [SUINS_INFO, 'SUI_GRAPHQL_URL', naming.suiGraphqlUrl, suins],
     [FARCASTER_INFO, 'FARCASTER_HUB_URL', naming.farcasterHubUrl, farcaster],
     [LENS_INFO, 'LENS_API_URL', naming.lensApiUrl, lens],
   ] as const;

@@ -73,6 +73,8 @@ describe('names of providers this server runs without', () => {
     ['alice.fcast.id', 'Farcaster (.fcast.id) is not enabled on this server'],
     ['farcaster/vitalik.eth', 'Farcaster (.fcast.id) is not enabled on this server'],
     ['lens/stani', 'Lens (.lens) is not enabled on this server'],
+    ['alice.apt', 'Aptos Names (.apt) is not enabled on this server'],
+    ['alice.sui', 'SuiNS (.sui) is not enabled on this server'],
   ] as const;
 
   it('are a free 400 on REST that says the provider is not enabled here', async () => {
@@ -116,21 +118,27 @@ describe('upstreams that never answer or never stop answering', () => {
   let failingBsc: Standin;
   let endlessArbitrum: EndlessUpstream;
   let endlessLens: EndlessUpstream;
+  /** An Aptos fullnode and a Sui GraphQL endpoint that accept the request and never answer. */
+  let silentMove: Standin;
 
   beforeAll(async () => {
-    [silent, endlessBase, endlessSolana, silentPolygon, failingBsc, endlessArbitrum, endlessLens] = await Promise.all([
-      startStandin(),
-      startEndlessUpstream(),
-      startEndlessUpstream(),
-      startStandin(),
-      startStandin(),
-      startEndlessUpstream(),
-      startEndlessUpstream(),
-    ]);
+    [silent, endlessBase, endlessSolana, silentPolygon, failingBsc, endlessArbitrum, endlessLens, silentMove] =
+      await Promise.all([
+        startStandin(),
+        startEndlessUpstream(),
+        startEndlessUpstream(),
+        startStandin(),
+        startStandin(),
+        startEndlessUpstream(),
+        startEndlessUpstream(),
+        startStandin(),
+      ]);
     // One silent host for ENS's JSON-RPC and every path a Farcaster lookup asks of a hub or the fname registry.
     for (const path of ['/', ...FARCASTER_PATHS]) silent.reply(path, { hang: true });
     silentPolygon.reply('/', { hang: true });
     failingBsc.reply('/', { status: 502, body: 'bad gateway' });
+    silentMove.reply('/v1/view', { hang: true });
+    silentMove.reply('/graphql', { hang: true });
     app = await startTestApp({
       ENS_RPC_URL: silent.url,
       BASE_RPC_URL: endlessBase.url,
@@ -138,6 +146,8 @@ describe('upstreams that never answer or never stop answering', () => {
       UNS_POLYGON_RPC_URL: silentPolygon.url,
       SPACEID_BSC_RPC_URL: failingBsc.url,
       SPACEID_ARB_RPC_URL: endlessArbitrum.url,
+      APTOS_RPC_URL: `${silentMove.url}/v1`,
+      SUI_GRAPHQL_URL: `${silentMove.url}/graphql`,
       FARCASTER_HUB_URL: silent.url,
       FARCASTER_FNAME_URL: silent.url,
       LENS_API_URL: `${endlessLens.url}/graphql`,
@@ -161,6 +171,7 @@ describe('upstreams that never answer or never stop answering', () => {
       failingBsc?.close(),
       endlessArbitrum?.close(),
       endlessLens?.close(),
+      silentMove?.close(),
     ]);
   });
 
@@ -171,17 +182,21 @@ describe('upstreams that never answer or never stop answering', () => {
     expect(res.json().results.map((r: { name: string }) => r.name)).toEqual(['alice.snow']);
     expect(elapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
     expect(silent.count('/')).toBeGreaterThan(0);
+    expect(silentMove.count('/v1/view')).toBeGreaterThan(0);
+    expect(silentMove.count('/graphql')).toBeGreaterThan(0);
     expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 4, creditUsage: 1 }));
 
     const [viaGraphql, gqlElapsed] = await timed(() => gql(app, apiKey, 'alice'));
     expect(gqlElapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
     expect(viaGraphql.json().data.identitySearch.unavailableProviders.sort()).toEqual([
+      'aptos-names',
       'basenames',
       'ens',
       'farcaster',
       'lens',
       'sns',
       'spaceid',
+      'suins',
       'unstoppable',
     ]);
     expect(silent.count('/transfers/current')).toBeGreaterThan(0);
@@ -198,6 +213,33 @@ describe('upstreams that never answer or never stop answering', () => {
     });
     expect(silent.count('/v1/onChainIdRegistryEventByAddress')).toBeGreaterThan(0);
     expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 4, creditUsage: 1 }));
+  });
+
+  it('answers an address search without the hanging Aptos and Sui upstreams, within the deadline, charged once', async () => {
+    const { apiKey } = await app.partner(5);
+    const [res, elapsed] = await timed(() =>
+      gql(app, apiKey, '0x00000000000000000000000000000000000000000000000000000000000a11ce'),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    // The other providers answered (no primary name there); the two that hang are named.
+    expect(res.json().data.identitySearch).toEqual({ results: [], unavailableProviders: ['aptos-names', 'suins'] });
+    expect(elapsed).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 4, creditUsage: 1 }));
+  });
+
+  it('answers a free 503 for a .apt or .sui name whose upstream never answers, within 1.5 × PROVIDER_TIMEOUT_MS', async () => {
+    const { apiKey } = await app.partner(5);
+    for (const [query, provider] of [
+      ['alice.apt', 'Aptos Names'],
+      ['alice.sui', 'SuiNS'],
+    ] as const) {
+      const [res, elapsed] = await timed(() => get(app, apiKey, query));
+      expect(res.statusCode, query).toBe(503);
+      expect(res.json().message).toContain(`${provider} is unavailable`);
+      // At most the deadline; sooner once the earlier hangs have opened the upstream's circuit breaker.
+      expect(elapsed, query).toBeLessThan(1.5 * TIMEOUT_MS + SLACK_MS);
+    }
+    expect(await credits(app, apiKey)).toEqual(expect.objectContaining({ creditBalance: 5, creditUsage: 0 }));
   });
 
   it('answers a free 503 for a full name whose provider never answers, within 1.5 × PROVIDER_TIMEOUT_MS', async () => {

@@ -1,8 +1,8 @@
 import type { Reader } from './values.js';
 
 /**
- * The upstreams identity names are read from (ENS, Basenames, SNS, Unstoppable Domains, SPACE ID, Farcaster,
- * Lens), and how long found names stay indexed.
+ * The upstreams identity names are read from (ENS, Basenames, SNS, Unstoppable Domains, SPACE ID, Aptos
+ * Names, SuiNS, Farcaster, Lens), and how long found names stay indexed.
  */
 export interface NamingSettings {
   ensRpcUrl: string | undefined;
@@ -23,6 +23,12 @@ export interface NamingSettings {
   spaceIdArbRpcUrl: string | undefined;
   spaceIdBscRegistryAddress: string | undefined;
   spaceIdArbRegistryAddress: string | undefined;
+  /** Aptos mainnet fullnode REST base (…/v1); enables Aptos Names (`.apt`). */
+  aptosRpcUrl: string | undefined;
+  /** The ANS router's address; the provider uses Aptos mainnet's when unset. */
+  aptosNamesRouterAddress: string | undefined;
+  /** Sui GraphQL endpoint; enables SuiNS (`.sui`). */
+  suiGraphqlUrl: string | undefined;
   /** A Farcaster hub's HTTP API; enables Farcaster usernames. */
   farcasterHubUrl: string | undefined;
   /** Sent to the hub as `x-api-key` (hosted hubs ask for one). */
@@ -57,6 +63,9 @@ export function namingSection(read: Reader): NamingSettings {
     spaceIdArbRpcUrl: read.url('SPACEID_ARB_RPC_URL', ['http:', 'https:']),
     spaceIdBscRegistryAddress: read.address('SPACEID_BSC_REGISTRY_ADDRESS'),
     spaceIdArbRegistryAddress: read.address('SPACEID_ARB_REGISTRY_ADDRESS'),
+    aptosRpcUrl: read.url('APTOS_RPC_URL', ['http:', 'https:']),
+    aptosNamesRouterAddress: moveAddress(read, 'APTOS_NAMES_ROUTER_ADDRESS'),
+    suiGraphqlUrl: read.url('SUI_GRAPHQL_URL', ['http:', 'https:']),
     farcasterHubUrl: read.url('FARCASTER_HUB_URL', ['http:', 'https:']),
     farcasterHubApiKey: read.str('FARCASTER_HUB_API_KEY'),
     farcasterFnameUrl: read.url('FARCASTER_FNAME_URL', ['http:', 'https:']) ?? FNAME_REGISTRY_URL,
@@ -64,4 +73,14 @@ export function namingSection(read: Reader): NamingSettings {
     lensApiKey: read.str('LENS_API_KEY'),
     indexTtlSeconds: read.int('NAME_INDEX_TTL_SECONDS', 3600, 1, 30 * 86_400),
   };
+}
+
+/** An Aptos account address setting: `0x` and 1 to 64 hex digits. */
+function moveAddress(read: Reader, name: string): string | undefined {
+  const raw = read.str(name);
+  if (raw !== undefined && !/^0x[0-9a-fA-F]{1,64}$/.test(raw)) {
+    read.problem(`${name} must be an Aptos address (0x and 1 to 64 hex digits), got "${raw}"`);
+    return undefined;
+  }
+  return raw;
 }

@@ -1,3 +1,4 @@
+import { ROUTER_VIEW_FUNCTIONS } from '../upstream/aptos/name-router.js';
 import type { Reader } from './values.js';
 
 /** MNS (`.snow`) resolution beyond the local registry: Movement fullnodes and an upstream API. */
@@ -26,12 +27,7 @@ type ViewFunctions = ResolutionSettings['mnsChain']['functions'];
 
 /** The Aptos Names router's view functions, which the MNS module derives from, with MNS_VIEW_FUNCTIONS's overrides. */
 function viewFunctions(read: Reader): ViewFunctions {
-  const functions: ViewFunctions = {
-    target: 'router::get_target_addr',
-    owner: 'router::get_owner_addr',
-    expiration: 'router::get_expiration',
-    primary: 'router::get_primary_name',
-  };
+  const functions: ViewFunctions = { ...ROUTER_VIEW_FUNCTIONS };
   for (const pair of read.list('MNS_VIEW_FUNCTIONS').filter((p) => p.trim())) {
     const [key = '', fn = ''] = pair.split('=').map((part) => part.trim());
     if (!(key in functions) || !/^[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*$/.test(fn)) {

@@ -1,12 +1,12 @@
 import type { CommittedTransactionResponse, Event } from '@aptos-labs/ts-sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../../platform/db/orm.js';
+import { unwrapOption } from '../../../platform/upstream/aptos/index.js';
 import { normalizeMoveAddress } from '../registry/address.js';
 import { clearChainTarget, setChainExpiry, setChainPrimary, setChainTarget } from '../registry/chain-writes.js';
 import { InvalidNameError, normalizeMnsName } from '../registry/name.js';
 import type { MnsNetwork } from '../registry/networks.js';
 import type { ChainReader } from '../sources/chain/source.js';
-import { unwrapOption } from '../sources/chain/source.js';
 import { type IndexerCursor, lagOf, readCursor, writeCursor } from './cursor.js';
 
 /**

@@ -1,51 +1,22 @@
-import type { MoveValue } from '@aptos-labs/ts-sdk';
 import type { Config } from '../../../../platform/config.js';
+import { Fullnode, NameRouter, type ViewFunctions } from '../../../../platform/upstream/aptos/index.js';
 import { normalizeMoveAddress } from '../../registry/address.js';
 import { InvalidNameError, MNS_SUFFIX, normalizeMnsName } from '../../registry/name.js';
 import type { MnsNetwork } from '../../registry/networks.js';
 import type { MnsSource, NameRecords, SourceName, SourceOptions, SourcePrimaryName } from '../types.js';
-import { Fullnode, isMoveAbort } from './fullnode.js';
 
 export const CHAIN_SOURCE = 'chain';
 
+/** Provider name of Movement fullnodes in errors and logs. */
+export const FULLNODE = 'movement-fullnode';
+
 /**
- * The MNS module's view functions. Snowball documents its `movement_names` module (register_domain,
- * set_target_address, SetReverseLookupEvent) but publishes neither its address nor its view functions;
- * it derives from Aptos Names, whose router (aptos-labs/aptos-names-contracts, router/sources/router.move)
- * has these views, called the same way by `@aptos-labs/ts-sdk`'s own ANS helpers (src/internal/ans.ts):
- *   get_target_addr(domain: String, subdomain: Option<String>): Option<address>
- *   get_owner_addr(domain: String, subdomain: Option<String>): Option<address>
- *   get_expiration(domain: String, subdomain: Option<String>): u64   (aborts for an unregistered name)
- *   get_primary_name(addr: address): (Option<String> subdomain, Option<String> domain)
- * Their module and names are configuration (MNS_VIEW_FUNCTIONS), defaulting to the router's.
+ * Snowball documents its `movement_names` module (register_domain, set_target_address,
+ * SetReverseLookupEvent) but publishes neither its address nor its view functions; it derives from
+ * Aptos Names, whose router views (`ViewFunctions`) it is read with. Their module and names are
+ * configuration (MNS_VIEW_FUNCTIONS), defaulting to the router's.
  */
-export interface ViewFunctions {
-  target: string;
-  owner: string;
-  expiration: string;
-  primary: string;
-}
-
-/** A name as the module's functions take it: `pay.alice.snow` → domain `alice`, subdomain `pay`. */
-export function moveNameArgs(name: string): { domain: string; subdomain: string | null } | null {
-  if (!name.endsWith(MNS_SUFFIX)) return null;
-  const labels = name.slice(0, -MNS_SUFFIX.length).split('.');
-  if (labels.length === 1) return { domain: labels[0] as string, subdomain: null };
-  if (labels.length === 2) return { domain: labels[1] as string, subdomain: labels[0] as string };
-  return null;
-}
-
-/** The JSON form of a Move `Option` in the Aptos REST API: `{"vec": []}` or `{"vec": [value]}`. */
-export const moveOption = (value: string | null): { vec: string[] } => ({ vec: value === null ? [] : [value] });
-
-/** Reads a Move `Option` as the Aptos REST API encodes it; null for `none` or anything else. */
-export function unwrapOption(value: MoveValue | undefined): string | null {
-  if (value && typeof value === 'object' && 'vec' in value && Array.isArray(value.vec)) {
-    const [inner] = value.vec as unknown[];
-    return typeof inner === 'string' ? inner : null;
-  }
-  return null;
-}
+export type { ViewFunctions };
 
 const NO_RECORDS: NameRecords = { avatar: null, txtRecords: [], multichainAddresses: [] };
 
@@ -81,15 +52,25 @@ export interface ChainReaderOptions {
  * addresses, and cannot list names: prefix search is the indexer's job.
  */
 export class ChainReader {
-  private readonly nodes = new Map<MnsNetwork, Fullnode>();
+  private readonly routers = new Map<MnsNetwork, NameRouter>();
   private readonly now: () => Date;
 
   constructor(private readonly options: ChainReaderOptions) {
     for (const [network, url] of Object.entries(options.rpcUrls)) {
       if (url) {
-        this.nodes.set(
+        const node = new Fullnode({
+          name: FULLNODE,
+          url,
+          timeoutMs: options.timeoutMs,
+          maxBodyBytes: options.maxBodyBytes,
+        });
+        this.routers.set(
           network as MnsNetwork,
-          new Fullnode({ url, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes }),
+          new NameRouter(node, {
+            moduleAddress: options.moduleAddress,
+            functions: options.functions,
+            suffix: MNS_SUFFIX,
+          }),
         );
       }
     }
@@ -97,70 +78,26 @@ export class ChainReader {
   }
 
   get networks(): MnsNetwork[] {
-    return [...this.nodes.keys()];
+    return [...this.routers.keys()];
   }
 
   fullnode(network: MnsNetwork): Fullnode | undefined {
-    return this.nodes.get(network);
-  }
-
-  private view(node: Fullnode, fn: string, args: unknown[], signal?: AbortSignal): Promise<MoveValue[]> {
-    return node.call(signal, (aptos) =>
-      aptos.viewJson({
-        payload: {
-          function: `${this.options.moduleAddress}::${fn}` as `${string}::${string}::${string}`,
-          functionArguments: args as MoveValue[],
-        },
-      }),
-    );
+    return this.routers.get(network)?.node;
   }
 
   /** The target address of a name (normalized full name), null when it has none or is not registered. */
   async target(network: MnsNetwork, name: string, signal?: AbortSignal): Promise<string | null> {
-    const node = this.nodes.get(network);
-    const args = moveNameArgs(name);
-    if (!node || !args) return null;
-    const [target] = await this.view(
-      node,
-      this.options.functions.target,
-      [args.domain, moveOption(args.subdomain)],
-      signal,
-    );
-    return unwrapOption(target);
+    return (await this.routers.get(network)?.target(name, signal)) ?? null;
   }
 
   /** The token owner of a name, null when it is not registered. */
   async owner(network: MnsNetwork, name: string, signal?: AbortSignal): Promise<string | null> {
-    const node = this.nodes.get(network);
-    const args = moveNameArgs(name);
-    if (!node || !args) return null;
-    const [owner] = await this.view(
-      node,
-      this.options.functions.owner,
-      [args.domain, moveOption(args.subdomain)],
-      signal,
-    );
-    return unwrapOption(owner);
+    return (await this.routers.get(network)?.owner(name, signal)) ?? null;
   }
 
   /** When a name expires; null when it is not registered (the view aborts). */
   async expiration(network: MnsNetwork, name: string, signal?: AbortSignal): Promise<Date | null> {
-    const node = this.nodes.get(network);
-    const args = moveNameArgs(name);
-    if (!node || !args) return null;
-    try {
-      const [secs] = await this.view(
-        node,
-        this.options.functions.expiration,
-        [args.domain, moveOption(args.subdomain)],
-        signal,
-      );
-      // u64 arrives as a decimal string.
-      return typeof secs === 'string' && /^\d+$/.test(secs) ? new Date(Number(secs) * 1000) : null;
-    } catch (err) {
-      if (isMoveAbort(err)) return null;
-      throw err;
-    }
+    return (await this.routers.get(network)?.expiration(name, signal)) ?? null;
   }
 
   /** A live name with its target, or null. */
@@ -183,14 +120,11 @@ export class ChainReader {
 
   /** The primary name of an address (normalized), or null. */
   async reverse(network: MnsNetwork, address: string, signal?: AbortSignal): Promise<string | null> {
-    const node = this.nodes.get(network);
-    if (!node) return null;
-    const [sub, domain] = await this.view(node, this.options.functions.primary, [address], signal);
-    const domainName = unwrapOption(domain);
-    if (domainName === null) return null;
-    const subName = unwrapOption(sub);
+    const primary = await this.routers.get(network)?.primary(address, signal);
+    if (!primary) return null;
+    const { domain, subdomain } = primary;
     try {
-      return normalizeMnsName(subName === null ? domainName : `${subName}.${domainName}`);
+      return normalizeMnsName(subdomain === null ? domain : `${subdomain}.${domain}`);
     } catch (err) {
       if (err instanceof InvalidNameError) return null;
       throw err;
@@ -201,7 +135,7 @@ export class ChainReader {
   source(): MnsSource {
     const concurrency = this.options.concurrency ?? 8;
     const names = async (network: MnsNetwork, wanted: readonly string[], options?: SourceOptions) => {
-      if (!this.nodes.has(network)) return new Map<string, SourceName>();
+      if (!this.routers.has(network)) return new Map<string, SourceName>();
       const found = await mapLimit(wanted, concurrency, (n) => this.forward(network, n, options?.signal));
       return new Map(found.filter((f): f is SourceName => f !== null).map((f) => [f.name, f]));
     };
@@ -210,7 +144,7 @@ export class ChainReader {
       names,
       primaryNames: async (network, addresses, options) => {
         const out = new Map<string, SourcePrimaryName>();
-        if (!this.nodes.has(network)) return out;
+        if (!this.routers.has(network)) return out;
         await mapLimit(addresses, concurrency, async (address) => {
           const key = normalizeMoveAddress(address);
           const name = key ? await this.reverse(network, key, options?.signal) : null;

@@ -1,14 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Aptos, Client, ClientRequest, ClientResponse, LedgerInfo } from '@aptos-labs/ts-sdk';
-import { deadline } from '../../../../platform/deadline.js';
-import { limitedFetch } from '../../../../platform/upstream/body.js';
-import { CircuitBreaker } from '../../../../platform/upstream/breaker.js';
-import { UpstreamHttpError, UpstreamUnavailableError } from '../../../../platform/upstream/errors.js';
-
-/** Provider name in errors and logs. */
-export const FULLNODE = 'movement-fullnode';
+import { deadline } from '../../deadline.js';
+import { limitedFetch } from '../body.js';
+import { CircuitBreaker } from '../breaker.js';
+import { UpstreamHttpError, UpstreamUnavailableError } from '../errors.js';
 
 export interface FullnodeOptions {
+  /** Provider name in errors and logs, e.g. `movement-fullnode`, `aptos-fullnode`. */
+  name: string;
   /** The fullnode's REST base, e.g. `https://mainnet.movementnetwork.xyz/v1`. */
   url: string;
   timeoutMs: number;
@@ -16,7 +15,8 @@ export interface FullnodeOptions {
 }
 
 /**
- * One Movement fullnode, spoken to with `@aptos-labs/ts-sdk` (Movement serves the Aptos REST API). The
+ * One Aptos REST API fullnode (Aptos itself, or Movement, which serves the same API), spoken to with
+ * `@aptos-labs/ts-sdk`. The
  * SDK's own HTTP client has no timeout, no body limit and no breaker, so requests go through the
  * provider below instead: every call is bounded by `timeoutMs` and the caller's signal, a node that
  * keeps failing is skipped for a while, and failures are the platform's upstream errors (fast 503s).
@@ -43,6 +43,11 @@ export class Fullnode {
     this.aptos.catch(() => {});
   }
 
+  /** Settles once the SDK is loaded, so a caller can keep that load out of the first lookup's deadline. */
+  async ready(): Promise<void> {
+    await this.aptos;
+  }
+
   /** Runs `fn` with the SDK client; its requests also stop when `signal` aborts. */
   async call<T>(signal: AbortSignal | undefined, fn: (aptos: Aptos) => Promise<T>): Promise<T> {
     const aptos = await this.aptos;
@@ -60,7 +65,11 @@ export class Fullnode {
   private async send<Req, Res>(request: ClientRequest<Req>, signal?: AbortSignal): Promise<ClientResponse<Res>> {
     const admission = this.breaker.admit();
     if (!admission.allowed) {
-      throw new UpstreamUnavailableError(FULLNODE, 'circuit_open', `${this.options.url} is failing; retrying shortly`);
+      throw new UpstreamUnavailableError(
+        this.options.name,
+        'circuit_open',
+        `${this.options.url} is failing; retrying shortly`,
+      );
     }
     const url = new URL(request.url);
     for (const [key, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
@@ -86,7 +95,7 @@ export class Fullnode {
       this.breaker.failure();
       const timedOut = limit.signal.aborted;
       throw new UpstreamUnavailableError(
-        FULLNODE,
+        this.options.name,
         timedOut ? 'timeout' : 'network',
         timedOut ? `no answer from ${url.origin} in time` : `cannot reach ${url.origin}`,
         { cause: err },
@@ -99,13 +108,13 @@ export class Fullnode {
       data = text === '' ? null : JSON.parse(text);
     } catch (err) {
       this.breaker.failure();
-      throw new UpstreamUnavailableError(FULLNODE, 'invalid_body', `${url.origin} answered with non-JSON`, {
+      throw new UpstreamUnavailableError(this.options.name, 'invalid_body', `${url.origin} answered with non-JSON`, {
         cause: err,
       });
     }
     if (response.status >= 500 || response.status === 429) this.breaker.failure();
     else this.breaker.success();
-    if (!response.ok) throw new UpstreamHttpError(FULLNODE, response.status, data, url.toString());
+    if (!response.ok) throw new UpstreamHttpError(this.options.name, response.status, data, url.toString());
     return {
       status: response.status,
       statusText: response.statusText,
