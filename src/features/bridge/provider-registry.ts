@@ -2,7 +2,9 @@ import type { Config } from '../../platform/config.js';
 import type { HttpClientOptions } from '../../platform/upstream/index.js';
 import { createAcrossProvider } from './providers/across/index.js';
 import { createLifiProvider } from './providers/lifi/index.js';
+import { createMayanProvider } from './providers/mayan/index.js';
 import { createSandboxProvider } from './providers/sandbox/index.js';
+import { createSquidProvider } from './providers/squid/index.js';
 import type { BridgeProvider } from './providers/types.js';
 
 export interface BridgeProviderOverrides {
@@ -45,6 +47,20 @@ export function createBridgeProviders(config: Config, overrides: BridgeProviderO
         baseUrl: bridge.across.baseUrl,
         apiKey: bridge.across.apiKey,
         integratorId: bridge.across.integratorId,
+        ...common,
+      }),
+      createMayanProvider({
+        enabled: bridge.mayan.enabled,
+        priceUrl: bridge.mayan.priceUrl,
+        explorerUrl: bridge.mayan.explorerUrl,
+        apiKey: bridge.mayan.apiKey,
+        solanaRpcUrl: bridge.mayan.solanaRpcUrl,
+        ...common,
+      }),
+      createSquidProvider({
+        enabled: bridge.squid.enabled,
+        baseUrl: bridge.squid.baseUrl,
+        integratorId: bridge.squid.integratorId,
         ...common,
       }),
     ],

@@ -145,7 +145,7 @@ describe('createMayanProvider', () => {
     ] as const) {
       const call = decodeFunctionData({ abi: FORWARDER_ABI, data: route?.transactionData.data as Hex });
       expect(call.functionName).toBe('forwardERC20');
-      const [tokenIn, amountIn, , mayanProtocol] = call.args as readonly [string, bigint, unknown, string];
+      const [tokenIn, amountIn, , mayanProtocol] = call.args as unknown as readonly [string, bigint, unknown, string];
       expect([tokenIn.toLowerCase(), amountIn, mayanProtocol.toLowerCase()]).toEqual([
         USDC_ARB.toLowerCase(),
         100_000_000n,
