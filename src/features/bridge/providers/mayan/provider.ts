@@ -108,7 +108,10 @@ class MayanProvider implements BridgeProvider {
     private readonly price: HttpClient,
     private readonly explorer: HttpClient,
     private readonly options: MayanProviderOptions & { priceUrl: string; explorerUrl: string },
-  ) {}
+  ) {
+    // Loading the SDK takes about a second; started now, the first quote does not spend its deadline on it.
+    void this.loadSdk();
+  }
 
   async chains(): Promise<BridgeChain[]> {
     // Mayan has no chain-list endpoint: its SDK hard-codes the chains, and so does chains.ts.
