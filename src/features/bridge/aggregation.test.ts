@@ -4,9 +4,11 @@
  * surface; the sandbox serves sandbox partners only.
  */
 import { readFileSync } from 'node:fs';
+import { VersionedTransaction } from '@solana/web3.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/support/app.js';
 import { type Standin, startStandin } from '../../../test/support/http-standin.js';
+import { type SolanaRpcStandin, startSolanaRpcStandin } from '../../../test/support/solana-rpc-standin.js';
 import { usdcQuery as usdcQueryFor } from './bridge.test-helper.js';
 import { FIXTURE_WALLET, USDC_ARB } from './providers/provider.test-helper.js';
 
@@ -14,6 +16,7 @@ const fixture = (dir: 'lifi' | 'across' | 'mayan' | 'squid', name: string): unkn
   JSON.parse(readFileSync(new URL(`../../../test/fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
 
 const WALLET = FIXTURE_WALLET;
+const SOLANA_WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 const usdcQuery = usdcQueryFor();
 
 /** LI.FI's route list holding one documented step, and that step's transaction on request. */
@@ -301,6 +304,44 @@ describe('quote aggregation', () => {
     replyLifiStep(s.lifi, bad);
     const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
     expect(res.json().routes.map((r: { aggregator: string }) => r.aggregator)).toEqual(['across']);
+  });
+});
+
+describe('a Solana-source quote through Mayan', () => {
+  let s: Setup;
+  let rpc: SolanaRpcStandin;
+  afterEach(async () => {
+    await s.stop();
+    await rpc.close();
+  });
+
+  it('answers a serialized v0 transaction the wallet signs alone, with no approval', async () => {
+    rpc = await startSolanaRpcStandin();
+    s = await setup({ ...ALL_TIMEOUT, MAYAN_SOLANA_RPC_URL: rpc.url }, { all: true });
+    s.upstream.mayan.reply(QUOTE_PATH.mayan, { json: fixture('mayan', 'quote-usdc-solana-base.json') });
+    const q = usdcQueryFor({
+      fromChain: 'solana:mainnet-beta',
+      fromToken: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+      fromAddress: SOLANA_WALLET,
+      toAddress: WALLET,
+    });
+    const res = await s.get(`/partners/bridge/quote?${q}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const routes = res.json().routes as {
+      aggregator: string;
+      serializedTransaction: string | null;
+      approvalTransaction: unknown;
+      transactionData: { from: string; data: string };
+    }[];
+    // LI.FI's stand-in answers its Arbitrum route, which is dropped; Across and Squid serve no Solana source.
+    expect(routes.map((r) => r.aggregator)).toEqual(['mayan']);
+    const [route] = routes;
+    expect(route?.approvalTransaction).toBeNull();
+    expect(route?.transactionData).toMatchObject({ from: SOLANA_WALLET, data: route?.serializedTransaction });
+    const tx = VersionedTransaction.deserialize(Buffer.from(route?.serializedTransaction ?? '', 'base64'));
+    expect(tx.message.staticAccountKeys[0]?.toBase58()).toBe(SOLANA_WALLET);
+    expect(tx.message.header.numRequiredSignatures).toBe(1);
+    expect(await s.balance()).toBe(98);
   });
 });
 
