@@ -211,6 +211,43 @@ describe('quote aggregation', () => {
     expect(await s.balance()).toBe(96);
   });
 
+  it("status of a transfer quoted through Mayan or Squid asks that provider with the quote's tracking", async () => {
+    s = await setup(ALL_TIMEOUT, { all: true });
+    const routes = (await s.get(`/partners/bridge/quote?${usdcQuery}`)).json().routes as {
+      id: string;
+      aggregator: string;
+    }[];
+    const status = (hash: string, aggregator: string) => {
+      const route = routes.find((r) => r.aggregator === aggregator);
+      return s.get(`/partners/bridge/status?txHash=${hash}&routeId=${route?.id}`);
+    };
+    // Squid has not indexed the hash yet: PENDING, because cipgate quoted it; quoteId went along.
+    s.upstream.squid.reply('/v2/status', { status: 404, json: { message: 'Not found' } });
+    const squidHash = `0x${'5a'.repeat(32)}`;
+    const pending = await status(squidHash, 'squid');
+    expect(pending.statusCode, pending.body).toBe(200);
+    expect(pending.json()).toMatchObject({ status: 'PENDING', aggregator: 'squid' });
+    expect(s.upstream.squid.requests('/v2/status')[0]?.query).toEqual({
+      transactionId: squidHash,
+      fromChainId: '42161',
+      toChainId: '8453',
+      quoteId: '6f1d8a40c3e24f0a9d3f2a5b7c8e9012',
+      requestId: '2f7c9e1a-5d4b-4c3a-8e2f-1b0a9c8d7e6f',
+    });
+    // Mayan's explorer reports the order refunded: FAILED with substatus REFUNDED.
+    const mayanHash = `0x${'4d'.repeat(32)}`;
+    s.upstream.mayan.reply(`/explorer/v3/swap/trx/${mayanHash}`, {
+      json: {
+        ...(fixture('mayan', 'swap-completed.json') as object),
+        clientStatus: 'REFUNDED',
+        status: 'ORDER_REFUNDED',
+      },
+    });
+    const refunded = await status(mayanHash, 'mayan');
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(refunded.json()).toMatchObject({ status: 'FAILED', substatus: 'REFUNDED', aggregator: 'mayan' });
+  });
+
   it.each(UPSTREAMS)('%s hanging past the deadline: the others answer within it, charged once', async (name) => {
     s = await setup(ALL_TIMEOUT, { all: true });
     s.upstream[name].reply(QUOTE_PATH[name], { hang: true });

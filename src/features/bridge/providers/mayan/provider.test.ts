@@ -128,7 +128,7 @@ describe('createMayanProvider', () => {
       aggregator: 'mayan',
       estimatedTimeSeconds: 12,
       approvalAddress: FORWARDER,
-      expiresAt: 1720549800,
+      expiresAt: 4102444800,
       transactionData: { from: FIXTURE_WALLET, to: FORWARDER, value: '0', chainId: 42161 },
       tracking: {
         quoteType: 'SWIFT',
@@ -170,6 +170,13 @@ describe('createMayanProvider', () => {
     expect(decodeFunctionData({ abi: FORWARDER_ABI, data: route?.transactionData.data as Hex }).functionName).toBe(
       'forwardEth',
     );
+  });
+
+  it('quote: a quote past its deadline is no route', async () => {
+    const body = fixture('quote-usdc-arbitrum-base.json') as { quotes: Record<string, unknown>[] };
+    for (const q of body.quotes) q.deadline64 = String(Math.floor(Date.now() / 1000) - 5);
+    upstream.reply('/price/v3/quote', { json: body });
+    expect(await provider().quote(USDC_REQUEST)).toEqual([]);
   });
 
   it('quote: a deny list naming mayan, or an allow list without it, gives [] without a call', async () => {

@@ -271,6 +271,8 @@ class MayanProvider implements BridgeProvider {
       throw new UpstreamError(NAME, 'unexpected answer: a quote without base-unit amounts');
     }
     const deadline = Number(quote.deadline64);
+    // An order past its deadline is refunded, not filled: no route.
+    if (deadline > 0 && deadline <= Date.now() / 1000) return null;
     const base = {
       fromChain: request.fromChain,
       toChain: request.toChain,

@@ -103,7 +103,7 @@ describe('createSquidProvider', () => {
           chainId: 42161,
         },
         approvalAddress: ROUTER,
-        expiresAt: 1720546000,
+        expiresAt: 4102444800,
         tracking: {
           fromChainId: '42161',
           toChainId: '8453',
@@ -130,6 +130,13 @@ describe('createSquidProvider', () => {
       toToken: SQUID_NATIVE,
       slippage: 3,
     });
+  });
+
+  it('quote: a transaction already past its expiry is no route', async () => {
+    const route = structuredClone(fixture('route-usdc-arbitrum-base.json')) as RouteFixture;
+    route.route.transactionRequest.expiry = String(Math.floor(Date.now() / 1000) - 5);
+    upstream.reply('/v2/route', { json: route });
+    expect(await provider().quote(USDC_REQUEST)).toEqual([]);
   });
 
   it('quote: a deposit-address route is not a transaction the caller signs: no route', async () => {

@@ -210,7 +210,9 @@ class SquidProvider implements BridgeProvider {
     const { estimate } = route;
     const chainId = Number(fromChain);
     const bridge = estimate.actions?.find((a) => a.type === 'bridge')?.provider;
-    const expiry = Number(tx.expiry);
+    const expiry = toSeconds(Number(tx.expiry));
+    // A transaction Squid will refuse by the time the caller signs it is no route.
+    if (expiry !== undefined && expiry <= Date.now() / 1000) return [];
     return [
       {
         fromChain: request.fromChain,
@@ -238,9 +240,7 @@ class SquidProvider implements BridgeProvider {
         },
         // Squid's router pulls the tokens itself: the transaction's target is the spender it documents.
         approvalAddress: tx.target,
-        ...(Number.isFinite(expiry) && expiry > 0
-          ? { expiresAt: Math.floor(expiry > 1e12 ? expiry / 1000 : expiry) }
-          : {}),
+        ...(expiry !== undefined ? { expiresAt: expiry } : {}),
         tracking: {
           fromChainId: fromChain,
           toChainId: toChain,
@@ -368,6 +368,12 @@ function toSquidToken(token: string, caip2Id: string): string {
 function fromSquidToken(token: string, caip2Id: string): string {
   if (token.toLowerCase() !== SQUID_NATIVE.toLowerCase()) return token;
   return caip2Id === SOLANA_CAIP2 ? NATIVE_SOLANA : NATIVE_EVM;
+}
+
+/** Seconds since the epoch (Squid may write milliseconds); undefined when absent. */
+function toSeconds(value: number): number | undefined {
+  if (!Number.isFinite(value) || value <= 0) return undefined;
+  return Math.floor(value > 1e12 ? value / 1000 : value);
 }
 
 function stringOr(value: unknown): string | undefined {
