@@ -253,7 +253,8 @@ class SquidProvider implements BridgeProvider {
 
   async transferStatus(query: StatusQuery): Promise<ProviderStatusAnswer | null> {
     const tracking = query.tracking ?? {};
-    const quoted = typeof tracking.quoteId === 'string';
+    // Tracking is stored only with routes cipgate quoted.
+    const quoted = query.tracking !== undefined;
     const fromChainId =
       stringOr(tracking.fromChainId) ?? (query.fromChain ? caip2ToSquidChain(query.fromChain) : undefined);
     const toChainId = stringOr(tracking.toChainId) ?? (query.toChain ? caip2ToSquidChain(query.toChain) : undefined);
