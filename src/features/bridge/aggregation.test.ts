@@ -246,6 +246,16 @@ describe('quote aggregation', () => {
     const refunded = await status(mayanHash, 'mayan');
     expect(refunded.statusCode, refunded.body).toBe(200);
     expect(refunded.json()).toMatchObject({ status: 'FAILED', substatus: 'REFUNDED', aggregator: 'mayan' });
+    // Delivered as quoted: DONE at 100 %, Mayan's own state named in the message.
+    const settledHash = `0x${'3c'.repeat(32)}`;
+    s.upstream.mayan.reply(`/explorer/v3/swap/trx/${settledHash}`, { json: fixture('mayan', 'swap-completed.json') });
+    const done = await status(settledHash, 'mayan');
+    expect(done.json()).toMatchObject({
+      status: 'DONE',
+      substatus: 'COMPLETED',
+      substatusMessage: 'Mayan reports ORDER_SETTLED',
+      progress: 100,
+    });
   });
 
   it.each(UPSTREAMS)('%s hanging past the deadline: the others answer within it, charged once', async (name) => {

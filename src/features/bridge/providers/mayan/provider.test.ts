@@ -254,7 +254,12 @@ describe('createMayanProvider', () => {
     it('COMPLETED: DONE with both transactions, Wormhole chain ids mapped', async () => {
       upstream.reply(`/explorer/v3/swap/trx/${txHash}`, { json: fixture('swap-completed.json') });
       const answer = await provider().transferStatus({ txHash });
-      expect(answer).toMatchObject({ status: 'DONE', substatus: 'ORDER_SETTLED', bridge: 'mayan' });
+      expect(answer).toMatchObject({
+        status: 'DONE',
+        substatus: 'COMPLETED',
+        substatusMessage: 'Mayan reports ORDER_SETTLED',
+        bridge: 'mayan',
+      });
       expect(answer?.fromTx).toMatchObject({ txHash, chainId: 42161, txLink: `https://arbiscan.io/tx/${txHash}` });
       expect(answer?.toTx).toMatchObject({ chainId: 8453 });
     });
@@ -262,7 +267,7 @@ describe('createMayanProvider', () => {
     it.each([
       ['INPROGRESS', 'ORDER_SUBMITTED', 'PENDING', 'ORDER_SUBMITTED'],
       ['INPROGRESS', 'ORDER_FULFILLED', 'PENDING', 'ORDER_FULFILLED'],
-      ['COMPLETED', 'ORDER_SETTLED', 'DONE', 'ORDER_SETTLED'],
+      ['COMPLETED', 'ORDER_SETTLED', 'DONE', 'COMPLETED'],
       ['REFUNDED', 'ORDER_REFUNDED', 'FAILED', 'REFUNDED'],
       ['SOMETHING_NEW', 'X', 'PENDING', 'SOMETHING_NEW'],
     ])('clientStatus %s (status %s) → %s (%s)', async (clientStatus, status, expected, substatus) => {

@@ -221,9 +221,11 @@ class MayanProvider implements BridgeProvider {
     }
     const mapped = mapStatus(body.clientStatus);
     const answer: ProviderStatusAnswer = { status: mapped.status, bridge: NAME, message: mapped.message };
-    // REFUNDED is what a caller must act on; otherwise Mayan's fine-grained state says where it is.
+    // Final states keep cipgate's words (COMPLETED, REFUNDED); in flight, Mayan's fine-grained state
+    // (ORDER_SUBMITTED, …) says where the transfer is. Either way the fine-grained state is in the message.
     const substatus = mapped.substatus ?? body.status;
     if (substatus) answer.substatus = substatus;
+    if (body.status) answer.substatusMessage = `Mayan reports ${body.status}`;
     const fromTx = txInfo(body.sourceTxHash ?? query.txHash, body.sourceChain);
     if (fromTx) answer.fromTx = fromTx;
     const toTx = txInfo(body.fulfillTxHash, body.destChain);
@@ -412,7 +414,8 @@ class MayanProvider implements BridgeProvider {
 function mapStatus(clientStatus: string): { status: BridgeStatusValue; substatus?: string; message: string } {
   switch (clientStatus) {
     case 'COMPLETED':
-      return { status: 'DONE', message: 'Delivered on the destination chain' };
+      // COMPLETED is what cipgate's progress reads as "delivered as quoted" (100).
+      return { status: 'DONE', substatus: 'COMPLETED', message: 'Delivered on the destination chain' };
     case 'REFUNDED':
       return { status: 'FAILED', substatus: 'REFUNDED', message: 'The swap was not filled and has been refunded' };
     case 'INPROGRESS':
