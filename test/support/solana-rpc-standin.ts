@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { PublicKey } from '@solana/web3.js';
 
 /**
- * A local Solana JSON-RPC endpoint for tests: `getAccountInfo`, `getMultipleAccounts` and
- * `getTokenLargestAccounts` answered from an in-memory account map, in the wire format Solana documents
+ * A local Solana JSON-RPC endpoint for tests: `getAccountInfo`, `getMultipleAccounts`,
+ * `getTokenLargestAccounts` and `getLatestBlockhash` answered from an in-memory account map, in the wire format Solana documents
  * (https://solana.com/docs/rpc/http): `{context: {slot}, value}` envelopes, base64 account data, null
  * for a missing account. Failure switches make it answer HTTP 500, a JSON-RPC error, or nothing at all.
  */
@@ -46,6 +46,8 @@ const TOKEN_PROGRAM_ID = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ
 const RENT_EXEMPT_EPOCH = '__u64_max__';
 const RENT_EXEMPT_EPOCH_JSON = [`"${RENT_EXEMPT_EPOCH}"`, '18446744073709551615'] as const;
 const SLOT = 312_000_000;
+/** What `getLatestBlockhash` answers (base58 of 32 bytes). */
+export const STANDIN_BLOCKHASH = 'EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N';
 /** `getMultipleAccounts` accepts at most 100 keys. */
 const MAX_MULTIPLE_ACCOUNTS = 100;
 
@@ -114,6 +116,9 @@ export async function startSolanaRpcStandin(): Promise<SolanaRpcStandin> {
           }),
         );
       }
+      case 'getLatestBlockhash':
+        // A fixed, valid blockhash: what transaction builders need to compile a message.
+        return withContext({ blockhash: STANDIN_BLOCKHASH, lastValidBlockHeight: SLOT + 150 });
       default:
         throw new RpcError(-32601, 'Method not found');
     }

@@ -1,18 +1,22 @@
 /**
- * Quotes and catalogue aggregated over LI.FI and Across (local stand-ins replaying their documented
- * answers), through the real HTTP surface; the sandbox serves sandbox partners only.
+ * Quotes and catalogue aggregated over LI.FI and Across, and for the fault tests Mayan and Squid too
+ * (local stand-ins replaying their documented answers, test/fixtures/<provider>), through the real HTTP
+ * surface; the sandbox serves sandbox partners only.
  */
 import { readFileSync } from 'node:fs';
+import { VersionedTransaction } from '@solana/web3.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/support/app.js';
 import { type Standin, startStandin } from '../../../test/support/http-standin.js';
+import { type SolanaRpcStandin, startSolanaRpcStandin } from '../../../test/support/solana-rpc-standin.js';
 import { usdcQuery as usdcQueryFor } from './bridge.test-helper.js';
 import { FIXTURE_WALLET, USDC_ARB } from './providers/provider.test-helper.js';
 
-const fixture = (dir: 'lifi' | 'across' | 'relay' | 'debridge', name: string): unknown =>
+const fixture = (dir: 'lifi' | 'across' | 'relay' | 'debridge' | 'mayan' | 'squid', name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../../test/fixtures/${dir}/${name}`, import.meta.url), 'utf8'));
 
 const WALLET = FIXTURE_WALLET;
+const SOLANA_WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 const usdcQuery = usdcQueryFor();
 
 /** LI.FI's route list holding one documented step, and that step's transaction on request. */
@@ -32,29 +36,65 @@ function happy(lifi: Standin, across: Standin) {
   across.reply('/api/swap/approval', { json: fixture('across', 'swap-approval-usdc-arbitrum-base.json') });
 }
 
-async function setup(env: Record<string, string> = {}) {
+/** Mayan's and Squid's documented answers for the same USDC transfer. */
+function happyMore(mayan: Standin, squid: Standin) {
+  mayan.reply('/price/v3/quote', { json: fixture('mayan', 'quote-usdc-arbitrum-base.json') });
+  squid.reply('/v2/route', { json: fixture('squid', 'route-usdc-arbitrum-base.json') });
+  squid.reply('/v2/sdk-info', { json: fixture('squid', 'sdk-info.json') });
+}
+
+/** Every live bridge upstream, and the call of each that answers a quote: where a test makes it hang or fail. */
+const UPSTREAMS = ['lifi', 'across', 'mayan', 'squid'] as const;
+type Upstream = (typeof UPSTREAMS)[number];
+/** Four upstreams and a swap SDK in one test process: a deadline that a loaded machine still meets. */
+const ALL_TIMEOUT_MS = 1500;
+const ALL_TIMEOUT = { PROVIDER_TIMEOUT_MS: String(ALL_TIMEOUT_MS) };
+const QUOTE_PATH: Record<Upstream, string> = {
+  lifi: '/v1/advanced/routes',
+  across: '/api/swap/approval',
+  mayan: '/price/v3/quote',
+  squid: '/v2/route',
+};
+
+/** LI.FI and Across; with `all`, Mayan and Squid as well. */
+async function setup(env: Record<string, string> = {}, { all = false } = {}) {
+  // Mayan's SDK takes seconds of CPU to load, blocking the process; a server loads it as it starts
+  // (createMayanProvider), long before quotes arrive. Loaded here once, each test app finds it loaded.
+  if (all) await import('@mayanfinance/swap-sdk');
   const lifi = await startStandin();
   const across = await startStandin();
+  const mayan = await startStandin();
+  const squid = await startStandin();
   happy(lifi, across);
+  happyMore(mayan, squid);
   const app = await startTestApp({
     LIFI_API_URL: `${lifi.url}/v1`,
     ACROSS_API_URL: `${across.url}/api`,
+    ...(all
+      ? {
+          MAYAN_PRICE_API_URL: `${mayan.url}/price/v3`,
+          MAYAN_EXPLORER_API_URL: `${mayan.url}/explorer/v3`,
+          SQUID_API_URL: squid.url,
+          SQUID_INTEGRATOR_ID: 'cipgate-test',
+        }
+      : {}),
     PROVIDER_TIMEOUT_MS: '400',
     ...env,
   });
   const { apiKey } = await app.partner(100);
   const get = (url: string, key = apiKey) => app.http.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
   const balance = async (key = apiKey) => (await get('/partners/stats', key)).json().creditBalance as number;
+  const upstream: Record<Upstream, Standin> = { lifi, across, mayan, squid };
   return {
     lifi,
     across,
+    upstream,
     app,
     get,
     balance,
     async stop() {
       await app.stop();
-      await lifi.close();
-      await across.close();
+      await Promise.all(Object.values(upstream).map((u) => u.close()));
     },
   };
 }
@@ -147,6 +187,126 @@ describe('quote aggregation', () => {
     expect(await s.balance()).toBe(100);
   });
 
+  it('with every bridge upstream enabled, routes come from each, best first, stored with their provider', async () => {
+    s = await setup(ALL_TIMEOUT, { all: true });
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const routes = res.json().routes as { aggregator: string; toAmount: string; id: string }[];
+    expect(new Set(routes.map((r) => r.aggregator))).toEqual(new Set(UPSTREAMS));
+    // CHEAPEST with USD figures missing on some routes: the amounts received decide.
+    const amounts = routes.map((r) => BigInt(r.toAmount));
+    expect(amounts).toEqual([...amounts].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
+    expect(routes.map((r) => [r.aggregator, r.toAmount])).toEqual([
+      ['across', '99880000'],
+      ['mayan', '99877000'],
+      ['lifi', '99851237'],
+      ['squid', '99812000'],
+      ['mayan', '99600000'],
+    ]);
+    const fastest = (await s.get(`/partners/bridge/quote?${usdcQueryFor({ order: 'FASTEST' })}`)).json().routes as {
+      estimatedTimeSeconds: number;
+    }[];
+    const times = fastest.map((r) => r.estimatedTimeSeconds);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(await s.balance()).toBe(96);
+  });
+
+  it("status of a transfer quoted through Mayan or Squid asks that provider with the quote's tracking", async () => {
+    s = await setup(ALL_TIMEOUT, { all: true });
+    const routes = (await s.get(`/partners/bridge/quote?${usdcQuery}`)).json().routes as {
+      id: string;
+      aggregator: string;
+    }[];
+    const status = (hash: string, aggregator: string) => {
+      const route = routes.find((r) => r.aggregator === aggregator);
+      return s.get(`/partners/bridge/status?txHash=${hash}&routeId=${route?.id}`);
+    };
+    // Squid has not indexed the hash yet: PENDING, because cipgate quoted it; quoteId went along.
+    s.upstream.squid.reply('/v2/status', { status: 404, json: { message: 'Not found' } });
+    const squidHash = `0x${'5a'.repeat(32)}`;
+    const pending = await status(squidHash, 'squid');
+    expect(pending.statusCode, pending.body).toBe(200);
+    expect(pending.json()).toMatchObject({ status: 'PENDING', aggregator: 'squid' });
+    expect(s.upstream.squid.requests('/v2/status')[0]?.query).toEqual({
+      transactionId: squidHash,
+      fromChainId: '42161',
+      toChainId: '8453',
+      quoteId: '6f1d8a40c3e24f0a9d3f2a5b7c8e9012',
+      requestId: '2f7c9e1a-5d4b-4c3a-8e2f-1b0a9c8d7e6f',
+    });
+    // Mayan's explorer reports the order refunded: FAILED with substatus REFUNDED.
+    const mayanHash = `0x${'4d'.repeat(32)}`;
+    s.upstream.mayan.reply(`/explorer/v3/swap/trx/${mayanHash}`, {
+      json: {
+        ...(fixture('mayan', 'swap-completed.json') as object),
+        clientStatus: 'REFUNDED',
+        status: 'ORDER_REFUNDED',
+      },
+    });
+    const refunded = await status(mayanHash, 'mayan');
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(refunded.json()).toMatchObject({ status: 'FAILED', substatus: 'REFUNDED', aggregator: 'mayan' });
+    // Delivered as quoted: DONE at 100 %, Mayan's own state named in the message.
+    const settledHash = `0x${'3c'.repeat(32)}`;
+    s.upstream.mayan.reply(`/explorer/v3/swap/trx/${settledHash}`, { json: fixture('mayan', 'swap-completed.json') });
+    const done = await status(settledHash, 'mayan');
+    expect(done.json()).toMatchObject({
+      status: 'DONE',
+      substatus: 'COMPLETED',
+      substatusMessage: 'Mayan reports ORDER_SETTLED',
+      progress: 100,
+    });
+  });
+
+  it.each(UPSTREAMS)('%s hanging past the deadline: the others answer within it, charged once', async (name) => {
+    s = await setup(ALL_TIMEOUT, { all: true });
+    s.upstream[name].reply(QUOTE_PATH[name], { hang: true });
+    const started = Date.now();
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(Date.now() - started).toBeLessThan(ALL_TIMEOUT_MS * 1.5);
+    const answered = new Set(res.json().routes.map((r: { aggregator: string }) => r.aggregator));
+    expect(answered).toEqual(new Set(UPSTREAMS.filter((u) => u !== name)));
+    expect(await s.balance()).toBe(98);
+  });
+
+  it.each(UPSTREAMS)('%s failing with 5xx: the others answer, charged once', async (name) => {
+    s = await setup(ALL_TIMEOUT, { all: true });
+    s.upstream[name].reply(QUOTE_PATH[name], { status: 503, json: { message: 'maintenance' } });
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const answered = new Set(res.json().routes.map((r: { aggregator: string }) => r.aggregator));
+    expect(answered).toEqual(new Set(UPSTREAMS.filter((u) => u !== name)));
+    // One retry of the transient failure, then given up.
+    expect(s.upstream[name].count(QUOTE_PATH[name])).toBe(2);
+    expect(await s.balance()).toBe(98);
+  });
+
+  it('every upstream failing or hanging, Mayan and Squid included, is a free 503', async () => {
+    s = await setup(ALL_TIMEOUT, { all: true });
+    s.lifi.reply(QUOTE_PATH.lifi, { hang: true });
+    s.across.reply(QUOTE_PATH.across, { status: 502, body: 'bad gateway' });
+    s.upstream.mayan.reply(QUOTE_PATH.mayan, { hang: true });
+    s.upstream.squid.reply(QUOTE_PATH.squid, { status: 500, json: { message: 'internal' } });
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json().message).toMatch(/unavailable/);
+    expect(await s.balance()).toBe(100);
+  });
+
+  it('Mayan answering for a newer SDK than installed fails Mayan alone, for free', async () => {
+    s = await setup(ALL_TIMEOUT, { all: true });
+    s.upstream.mayan.reply(QUOTE_PATH.mayan, { json: fixture('mayan', 'quote-outdated-sdk.json') });
+    const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().routes.map((r: { aggregator: string }) => r.aggregator)).not.toContain('mayan');
+    for (const other of ['lifi', 'across', 'squid'] as const)
+      s.upstream[other].reply(QUOTE_PATH[other], { hang: true });
+    const none = await s.get(`/partners/bridge/quote?${usdcQuery}`);
+    expect(none.statusCode, none.body).toBe(503);
+    expect(await s.balance()).toBe(98);
+  });
+
   it('no provider having a route is a free 404 "No route found"', async () => {
     s = await setup();
     s.lifi.reply('/v1/advanced/routes', { status: 404, json: fixture('lifi', 'quote-no-route-404.json') });
@@ -194,6 +354,44 @@ describe('quote aggregation', () => {
   });
 });
 
+describe('a Solana-source quote through Mayan', () => {
+  let s: Setup;
+  let rpc: SolanaRpcStandin;
+  afterEach(async () => {
+    await s.stop();
+    await rpc.close();
+  });
+
+  it('answers a serialized v0 transaction the wallet signs alone, with no approval', async () => {
+    rpc = await startSolanaRpcStandin();
+    s = await setup({ ...ALL_TIMEOUT, MAYAN_SOLANA_RPC_URL: rpc.url }, { all: true });
+    s.upstream.mayan.reply(QUOTE_PATH.mayan, { json: fixture('mayan', 'quote-usdc-solana-base.json') });
+    const q = usdcQueryFor({
+      fromChain: 'solana:mainnet-beta',
+      fromToken: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+      fromAddress: SOLANA_WALLET,
+      toAddress: WALLET,
+    });
+    const res = await s.get(`/partners/bridge/quote?${q}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const routes = res.json().routes as {
+      aggregator: string;
+      serializedTransaction: string | null;
+      approvalTransaction: unknown;
+      transactionData: { from: string; data: string };
+    }[];
+    // LI.FI's stand-in answers its Arbitrum route, which is dropped; Across and Squid serve no Solana source.
+    expect(routes.map((r) => r.aggregator)).toEqual(['mayan']);
+    const [route] = routes;
+    expect(route?.approvalTransaction).toBeNull();
+    expect(route?.transactionData).toMatchObject({ from: SOLANA_WALLET, data: route?.serializedTransaction });
+    const tx = VersionedTransaction.deserialize(Buffer.from(route?.serializedTransaction ?? '', 'base64'));
+    expect(tx.message.staticAccountKeys[0]?.toBase58()).toBe(SOLANA_WALLET);
+    expect(tx.message.header.numRequiredSignatures).toBe(1);
+    expect(await s.balance()).toBe(98);
+  });
+});
+
 describe('sandbox and live partners never share routes', () => {
   let s: Setup;
   beforeAll(async () => {
@@ -237,11 +435,13 @@ describe('one deadline per request', () => {
   const TIMEOUT_MS = 600;
 
   it('a quote with hanging upstreams answers within the deadline, not one timeout per call, and is free', async () => {
-    s = await setup({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) });
+    s = await setup({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) }, { all: true });
     // LI.FI never answers anything: its chain list (read twice, for both chains of the request), its
     // retry and its quote used to take a timeout each, one after the other.
     for (const path of ['/v1/chains', '/v1/tokens', '/v1/advanced/routes']) s.lifi.reply(path, { hang: true });
     s.across.reply('/api/swap/approval', { hang: true });
+    s.upstream.mayan.reply(QUOTE_PATH.mayan, { hang: true });
+    for (const path of ['/v2/sdk-info', QUOTE_PATH.squid]) s.upstream.squid.reply(path, { hang: true });
     const started = performance.now();
     const res = await s.get(`/partners/bridge/quote?${usdcQuery}`);
     const elapsed = performance.now() - started;

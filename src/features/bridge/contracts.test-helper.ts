@@ -10,11 +10,13 @@ interface SolcOut {
   contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
 }
 
-export async function compileTestContracts(): Promise<Record<'TestToken' | 'TestBridge', { abi: Abi; bytecode: Hex }>> {
+type TestContract = 'TestToken' | 'TestBridge' | 'TestMayanForwarder';
+
+export async function compileTestContracts(): Promise<Record<TestContract, { abi: Abi; bytecode: Hex }>> {
   const { default: solc } = (await import('solc')) as { default: { compile(input: string): string } };
   const dir = new URL('../../../test/fixtures/bridge/', import.meta.url);
   const sources: Record<string, { content: string }> = {};
-  for (const name of ['TestToken', 'TestBridge'])
+  for (const name of ['TestToken', 'TestBridge', 'TestMayanForwarder'])
     sources[`${name}.sol`] = { content: await readFile(new URL(`${name}.sol`, dir), 'utf8') };
   const out = JSON.parse(
     solc.compile(
@@ -32,5 +34,9 @@ export async function compileTestContracts(): Promise<Record<'TestToken' | 'Test
     if (!c) throw new Error(`solc produced no ${n}`);
     return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` as Hex };
   };
-  return { TestToken: pick('TestToken'), TestBridge: pick('TestBridge') };
+  return {
+    TestToken: pick('TestToken'),
+    TestBridge: pick('TestBridge'),
+    TestMayanForwarder: pick('TestMayanForwarder'),
+  };
 }

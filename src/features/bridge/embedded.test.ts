@@ -120,6 +120,12 @@ describe('bridge, embedded default, for a sandbox partner', () => {
       { name: 'across', enabled: false, reason: expect.stringMatching(/ACROSS_ENABLED=true or ACROSS_API_URL/) },
       { name: 'relay', enabled: false, reason: expect.stringMatching(/RELAY_ENABLED=true or RELAY_API_URL/) },
       { name: 'debridge', enabled: false, reason: expect.stringMatching(/DEBRIDGE_ENABLED=true or DEBRIDGE_API_URL/) },
+      {
+        name: 'mayan',
+        enabled: false,
+        reason: expect.stringMatching(/MAYAN_PRICE_API_URL and MAYAN_EXPLORER_API_URL, or MAYAN_ENABLED=true/),
+      },
+      { name: 'squid', enabled: false, reason: expect.stringMatching(/SQUID_INTEGRATOR_ID is not set/) },
     ]);
     expect(await balance(sandbox.apiKey)).toBe(10);
     expect(await balance(live.apiKey)).toBe(10);

@@ -1,14 +1,15 @@
 /**
  * Routes a wallet can execute and tune (issue 15): approval data for ERC-20 sources, order and the
  * bridge lists reaching the upstream, honest bridge names and substatus, Across's Swap API, expiry,
- * and an ERC-20 route executed on anvil from a test wallet. LI.FI and Across are loopback stand-ins
- * replaying the documented answers in test/fixtures/{lifi,across}.
+ * and ERC-20 routes of LI.FI, Squid and Mayan executed on anvil from a test wallet. The upstreams are
+ * loopback stand-ins replaying the documented answers in test/fixtures/{lifi,across,squid,mayan}.
  */
 import { readFileSync } from 'node:fs';
 import {
   type Abi,
   type Address,
   createPublicClient,
+  createTestClient,
   createWalletClient,
   decodeFunctionData,
   encodeFunctionData,
@@ -358,4 +359,148 @@ describe('an ERC-20 route executed on anvil', () => {
     const held = await r.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [bridge] });
     expect(held).toBe(250_000_000n);
   });
+});
+
+/**
+ * Squid's and Mayan's routes for a test token on anvil (chain 1). Squid's router is the test bridge,
+ * as the route's `target` names it. Mayan's transaction is built by its SDK for Mayan's real forwarder
+ * address; the test forwarder's code is put at that address, so the transaction is sent unchanged.
+ */
+describe('Squid and Mayan ERC-20 routes executed on anvil', () => {
+  const MAYAN_FORWARDER = '0x337685fdaB40D39bd02028545a4FfA7D287cC3E2' as Address;
+  const AMOUNT = 250_000_000n;
+  let anvil: Anvil;
+  let squid: Standin;
+  let mayan: Standin;
+  let app: TestApp;
+  let apiKey: string;
+  let sender: Address;
+  let token: Address;
+  let bridge: Address;
+  let bridgeAbi: Abi;
+  const wallet = () => createWalletClient({ transport: http(anvil.rpcUrl) });
+  const reader = () => createPublicClient({ transport: http(anvil.rpcUrl), pollingInterval: 50 });
+
+  beforeAll(async () => {
+    // Loaded before the app starts, as a server does at boot (see aggregation.test.ts).
+    await import('@mayanfinance/swap-sdk');
+    [anvil, squid, mayan] = await Promise.all([startAnvil({ chainId: 1 }), startStandin(), startStandin()]);
+    const w = wallet();
+    const r = reader();
+    [sender] = (await w.getAddresses()) as [Address];
+    const artifacts = await compile();
+    bridgeAbi = artifacts.TestBridge.abi;
+    const deploy = async (a: { abi: Abi; bytecode: Hex }) => {
+      const hash = await w.deployContract({ abi: a.abi, bytecode: a.bytecode, account: sender, chain: null });
+      return (await r.waitForTransactionReceipt({ hash })).contractAddress as Address;
+    };
+    [token, bridge] = [await deploy(artifacts.TestToken), await deploy(artifacts.TestBridge)];
+    const forwarder = await deploy(artifacts.TestMayanForwarder);
+    const code = await r.getCode({ address: forwarder });
+    await createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) }).setCode({
+      address: MAYAN_FORWARDER,
+      bytecode: code as Hex,
+    });
+    const mint = await w.writeContract({
+      address: token,
+      abi: artifacts.TestToken.abi,
+      functionName: 'mint',
+      args: [sender, 10n * AMOUNT],
+      account: sender,
+      chain: null,
+    });
+    await r.waitForTransactionReceipt({ hash: mint });
+
+    // Squid's documented route, moved to chain 1 and the test token, with the test bridge as router.
+    const route = structuredClone(fixture('squid', 'route-usdc-arbitrum-base.json')) as {
+      route: { estimate: Record<string, unknown>; transactionRequest: Record<string, unknown> };
+    };
+    Object.assign(route.route.estimate, { fromAmount: AMOUNT.toString() });
+    Object.assign(route.route.transactionRequest, {
+      target: bridge,
+      data: encodeFunctionData({ abi: bridgeAbi, functionName: 'deposit', args: [token, AMOUNT, 8453n] }),
+      value: '0',
+    });
+    squid.reply('/v2/route', { json: route });
+    squid.reply('/v2/sdk-info', { json: fixture('squid', 'sdk-info.json') });
+
+    // Mayan's documented Swift quote, from the test token on Ethereum.
+    const quotes = structuredClone(fixture('mayan', 'quote-usdc-arbitrum-base.json')) as {
+      quotes: Record<string, unknown>[];
+    };
+    const swift = quotes.quotes[0] as Record<string, unknown> & { fromToken: Record<string, unknown> };
+    Object.assign(swift.fromToken, { contract: token, mint: token, chainId: 1, wChainId: 2 });
+    Object.assign(swift, {
+      fromChain: 'ethereum',
+      swiftInputContract: token,
+      swiftVerifiedInputAddress: token,
+      effectiveAmountIn64: AMOUNT.toString(),
+    });
+    mayan.reply('/price/v3/quote', { json: { quotes: [swift], minimumSdkVersion: [7, 0, 0] } });
+
+    app = await startTestApp({
+      SQUID_API_URL: squid.url,
+      SQUID_INTEGRATOR_ID: 'cipgate-test',
+      MAYAN_PRICE_API_URL: `${mayan.url}/price/v3`,
+      MAYAN_EXPLORER_API_URL: `${mayan.url}/explorer/v3`,
+      PROVIDER_TIMEOUT_MS: '3000',
+    });
+    ({ apiKey } = await app.partner(100));
+  }, 60_000);
+  afterAll(async () => {
+    await app?.stop();
+    await Promise.all([anvil?.stop(), squid?.close(), mayan?.close()]);
+  });
+
+  const send = async (tx: Tx) => {
+    const hash = await wallet().sendTransaction({
+      account: sender,
+      chain: null,
+      to: tx.to as Address,
+      data: tx.data as Hex,
+      value: BigInt(tx.value),
+      ...(tx.gasLimit !== '0' ? { gas: BigInt(tx.gasLimit) } : {}),
+    });
+    return reader().waitForTransactionReceipt({ hash });
+  };
+  const held = (address: Address) =>
+    reader().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
+
+  it.each([
+    ['squid', () => bridge],
+    ['mayan', () => MAYAN_FORWARDER],
+  ] as const)(
+    '%s: approve then the route transaction succeeds, and the spender pulled the tokens',
+    async (name, spender) => {
+      const q = new URLSearchParams({
+        fromChain: 'eip155:1',
+        toChain: 'eip155:8453',
+        fromToken: token,
+        toToken: USDC_BASE,
+        fromAmount: AMOUNT.toString(),
+        fromAddress: sender,
+        allowBridges: name === 'squid' ? 'axelar' : 'mayan',
+      });
+      const res = await app.http.inject({
+        method: 'GET',
+        url: `/partners/bridge/quote?${q}`,
+        headers: { 'x-api-key': apiKey },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const routes = (res.json().routes as RouteBody[]).filter((r) => r.aggregator === name);
+      const [route] = routes;
+      if (!route?.approvalTransaction) throw new Error(`${name} route has no approval transaction`);
+      expect(route.approvalAddress?.toLowerCase()).toBe(spender().toLowerCase());
+      expect(route.transactionData.to.toLowerCase()).toBe(spender().toLowerCase());
+      const r = reader();
+      // Without the approval, the route's own transaction reverts.
+      await expect(
+        r.call({ account: sender, to: route.transactionData.to as Address, data: route.transactionData.data as Hex }),
+      ).rejects.toThrow();
+      const before = await held(spender());
+      expect((await send(route.approvalTransaction)).status).toBe('success');
+      expect((await send(route.transactionData)).status).toBe('success');
+      expect((await held(spender())) - before).toBe(AMOUNT);
+    },
+  );
 });

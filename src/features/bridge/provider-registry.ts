@@ -3,8 +3,10 @@ import type { HttpClientOptions } from '../../platform/upstream/index.js';
 import { createAcrossProvider } from './providers/across/index.js';
 import { createDebridgeProvider } from './providers/debridge/index.js';
 import { createLifiProvider } from './providers/lifi/index.js';
+import { createMayanProvider } from './providers/mayan/index.js';
 import { createRelayProvider } from './providers/relay/index.js';
 import { createSandboxProvider } from './providers/sandbox/index.js';
+import { createSquidProvider } from './providers/squid/index.js';
 import type { BridgeProvider } from './providers/types.js';
 
 export interface BridgeProviderOverrides {
@@ -64,6 +66,20 @@ export function createBridgeProviders(config: Config, overrides: BridgeProviderO
         integrator: { integrator: bridge.integrator, fee: bridge.fee },
         referralCode: bridge.debridge.referralCode,
         affiliateFeeRecipient: bridge.debridge.affiliateFeeRecipient,
+        ...common,
+      }),
+      createMayanProvider({
+        enabled: bridge.mayan.enabled,
+        priceUrl: bridge.mayan.priceUrl,
+        explorerUrl: bridge.mayan.explorerUrl,
+        apiKey: bridge.mayan.apiKey,
+        solanaRpcUrl: bridge.mayan.solanaRpcUrl,
+        ...common,
+      }),
+      createSquidProvider({
+        enabled: bridge.squid.enabled,
+        baseUrl: bridge.squid.baseUrl,
+        integratorId: bridge.squid.integratorId,
         ...common,
       }),
     ],

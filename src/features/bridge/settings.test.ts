@@ -20,6 +20,35 @@ describe('bridge settings', () => {
     expect(bridge.across).toMatchObject({ apiKey: 'k', integratorId: '0x00AB' });
   });
 
+  it('Mayan: on with both API URLs or MAYAN_ENABLED=true alone; key and Solana RPC read', () => {
+    expect(loadConfig({}).bridge.mayan.enabled).toBe(false);
+    expect(loadConfig({ MAYAN_PRICE_API_URL: 'http://127.0.0.1:1/v3' }).bridge.mayan.enabled).toBe(false);
+    const both = loadConfig({
+      MAYAN_PRICE_API_URL: 'http://127.0.0.1:1/v3',
+      MAYAN_EXPLORER_API_URL: 'http://127.0.0.1:2/v3',
+      MAYAN_API_KEY: 'mk',
+      MAYAN_SOLANA_RPC_URL: 'http://127.0.0.1:3',
+    }).bridge.mayan;
+    expect(both).toEqual({
+      enabled: true,
+      priceUrl: 'http://127.0.0.1:1/v3',
+      explorerUrl: 'http://127.0.0.1:2/v3',
+      apiKey: 'mk',
+      solanaRpcUrl: 'http://127.0.0.1:3',
+    });
+    expect(loadConfig({ MAYAN_ENABLED: 'true' }).bridge.mayan).toMatchObject({ enabled: true, priceUrl: undefined });
+  });
+
+  it('Squid: on when SQUID_INTEGRATOR_ID is set, unless SQUID_ENABLED=false', () => {
+    expect(loadConfig({ SQUID_API_URL: 'http://127.0.0.1:1' }).bridge.squid.enabled).toBe(false);
+    expect(loadConfig({ SQUID_INTEGRATOR_ID: 'acme' }).bridge.squid).toEqual({
+      enabled: true,
+      baseUrl: undefined,
+      integratorId: 'acme',
+    });
+    expect(loadConfig({ SQUID_INTEGRATOR_ID: 'acme', SQUID_ENABLED: 'false' }).bridge.squid.enabled).toBe(false);
+  });
+
   it.each([
     ['ACROSS_INTEGRATOR_ID', { ACROSS_INTEGRATOR_ID: '0xdeadbeef' }],
     ['BRIDGE_INTEGRATOR', { BRIDGE_INTEGRATOR: 'has space' }],
@@ -28,6 +57,9 @@ describe('bridge settings', () => {
     ['BRIDGE_FEE', { BRIDGE_INTEGRATOR: 'cipgate', BRIDGE_FEE: 'abc' }],
     ['BRIDGE_FEE needs BRIDGE_INTEGRATOR', { BRIDGE_FEE: '0.01' }],
     ['BRIDGE_QUOTE_TTL_SECONDS', { BRIDGE_QUOTE_TTL_SECONDS: '5' }],
+    ['MAYAN_PRICE_API_URL', { MAYAN_PRICE_API_URL: 'ftp://x' }],
+    ['MAYAN_SOLANA_RPC_URL', { MAYAN_SOLANA_RPC_URL: 'not a url' }],
+    ['SQUID_API_URL', { SQUID_API_URL: 'nope' }],
   ])('a bad %s is a ConfigError naming it', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

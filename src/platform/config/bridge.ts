@@ -30,6 +30,22 @@ export interface BridgeSettings {
     /** EVM address credited with BRIDGE_FEE as the affiliate fee on EVM sources (DEBRIDGE_AFFILIATE_FEE_RECIPIENT). */
     affiliateFeeRecipient: string | undefined;
   };
+  mayan: {
+    enabled: boolean;
+    /** Mayan's price API (quotes) and explorer API (status); both default to Mayan's public v3 hosts. */
+    priceUrl: string | undefined;
+    explorerUrl: string | undefined;
+    /** Sent as the `apiKey` query parameter (MAYAN_API_KEY), which lifts Mayan's per-IP rate limit. */
+    apiKey: string | undefined;
+    /** Solana JSON-RPC the SDK reads lookup tables and a blockhash from; without it no Solana-source route. */
+    solanaRpcUrl: string | undefined;
+  };
+  squid: {
+    enabled: boolean;
+    baseUrl: string | undefined;
+    /** Sent as `x-integrator-id` (SQUID_INTEGRATOR_ID); Squid refuses every call without one. */
+    integratorId: string | undefined;
+  };
   /** Integrator name and fee fraction passed to upstreams that take them (LI.FI, Relay, deBridge). */
   integrator: string | undefined;
   fee: number | undefined;
@@ -69,6 +85,10 @@ export function bridgeSection(read: Reader): Omit<BridgeSettings, 'push'> {
   if (referralText !== undefined && !(/^\d{1,9}$/.test(referralText) && (referralCode ?? 0) > 0)) {
     read.problem(`DEBRIDGE_REFERRAL_CODE must be deBridge's numeric referral code, got "${referralText}"`);
   }
+  const mayanPriceUrl = read.url('MAYAN_PRICE_API_URL', ['http:', 'https:']);
+  const mayanExplorerUrl = read.url('MAYAN_EXPLORER_API_URL', ['http:', 'https:']);
+  const squidUrl = read.url('SQUID_API_URL', ['http:', 'https:']);
+  const squidIntegratorId = read.str('SQUID_INTEGRATOR_ID');
   const integrator = read.str('BRIDGE_INTEGRATOR');
   if (integrator !== undefined && !/^[A-Za-z0-9._-]{1,23}$/.test(integrator)) {
     read.problem(`BRIDGE_INTEGRATOR must be 1 to 23 letters, digits, ".", "_" or "-", got "${integrator}"`);
@@ -106,6 +126,19 @@ export function bridgeSection(read: Reader): Omit<BridgeSettings, 'push'> {
       accessToken: read.str('DEBRIDGE_ACCESS_TOKEN'),
       referralCode,
       affiliateFeeRecipient: read.address('DEBRIDGE_AFFILIATE_FEE_RECIPIENT'),
+    },
+    mayan: {
+      enabled: read.bool('MAYAN_ENABLED', mayanPriceUrl !== undefined && mayanExplorerUrl !== undefined),
+      priceUrl: mayanPriceUrl,
+      explorerUrl: mayanExplorerUrl,
+      apiKey: read.str('MAYAN_API_KEY'),
+      solanaRpcUrl: read.url('MAYAN_SOLANA_RPC_URL', ['http:', 'https:']),
+    },
+    squid: {
+      // Squid answers nothing without an integrator id, so the id, not the URL, is what enables it.
+      enabled: read.bool('SQUID_ENABLED', squidIntegratorId !== undefined),
+      baseUrl: squidUrl,
+      integratorId: squidIntegratorId,
     },
     integrator,
     fee,
