@@ -41,6 +41,12 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   app.http.log.info(startupSummary(config, app.services), 'cipgate started');
+  // stdout carries one JSON log line per event: a library that prints (Mayan's swap SDK does while it
+  // builds a transaction) is routed into the log instead of breaking those lines.
+  const { format } = await import('node:util');
+  const printed = app.http.log.child({ source: 'console' });
+  console.log = console.info = console.debug = (...args: unknown[]) => printed.debug(format(...args));
+  console.warn = (...args: unknown[]) => printed.warn(format(...args));
   // Seeded only once the server listens: a start that fails (port taken) must not create, and so lose,
   // the one-time sandbox key.
   if (config.sandboxSeed) {
