@@ -2,6 +2,7 @@ import { type ApolloFastifyContextFunction, fastifyApolloHandler } from '@as-int
 import Fastify, { type FastifyInstance } from 'fastify';
 import { verifyApiKey } from './features/accounts/api-keys.js';
 import { touchApiKey } from './features/accounts/key-usage.js';
+import { bridgeProviderStates } from './features/bridge/provider-states.js';
 import { serveSubscriptions } from './features/bridge/webhooks/ws.js';
 import { namingProviderStates } from './features/identity/provider-states.js';
 import { subgraphs } from './features/index.js';
@@ -145,8 +146,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // Without Redis, limits still hold per process: serve, but say so.
       // The MNS indexer's lag is detail, not readiness: a lagging index still answers.
       const lag = await indexerLag(db).catch(() => []);
-      // Which naming providers serve, and why the others do not: detail too, as in the start-up line.
-      const detail = { naming: namingProviderStates(services.naming), ...(lag.length ? { mnsIndexer: lag } : {}) };
+      // Which providers serve, and why the others do not: detail too, as in the start-up line.
+      const detail = {
+        naming: namingProviderStates(services.naming),
+        bridge: bridgeProviderStates(services.bridge),
+        ...(lag.length ? { mnsIndexer: lag } : {}),
+      };
       if ((await http.rateLimits.counters.probe()) === 'unreachable')
         return { status: 'degraded', redis: 'unreachable', ...detail };
       return { status: 'ready', ...detail };

@@ -1,3 +1,4 @@
+import { bridgeProviderStates } from './features/bridge/provider-states.js';
 import { namingProviderStates } from './features/identity/provider-states.js';
 import type { Config } from './platform/config.js';
 import type { Services } from './services.js';
@@ -18,11 +19,7 @@ export function startupSummary(config: Config, services: Services): Record<strin
     database: databaseOf(config.databaseUrl),
     redis: config.redisUrl ? 'configured' : 'none: rate limits are per process',
     naming: namingProviderStates(services.naming),
-    bridge: Object.fromEntries(
-      services.bridge
-        .providerStates(false)
-        .map((p) => [p.name, p.enabled ? 'enabled' : `disabled: ${p.reason ?? 'unknown'}`]),
-    ),
+    bridge: bridgeProviderStates(services.bridge),
     remoteSubgraphs: Object.keys(config.subgraphUrls),
     metrics: config.metricsEnabled ? '/metrics' : 'off',
     tracing: config.otelEndpoint ? 'OTLP' : 'off',

@@ -568,10 +568,10 @@ function happyIntents(relay: Standin, debridge: Standin) {
 }
 
 /** Every live bridge upstream enabled, each a stand-in, as the fault tests run them. */
-async function setupAll(env: Record<string, string> = {}) {
+async function setupAll(env: Record<string, string> = {}, options: { all?: boolean } = {}) {
   const [relay, debridge] = await Promise.all([startStandin(), startStandin()]);
   happyIntents(relay, debridge);
-  const base = await setup({ RELAY_API_URL: relay.url, DEBRIDGE_API_URL: `${debridge.url}/v1.0`, ...env });
+  const base = await setup({ RELAY_API_URL: relay.url, DEBRIDGE_API_URL: `${debridge.url}/v1.0`, ...env }, options);
   return {
     ...base,
     relay,
@@ -718,5 +718,28 @@ describe('quote aggregation with Relay and deBridge enabled', () => {
     const { VersionedTransaction } = await import('@solana/web3.js');
     const tx = VersionedTransaction.deserialize(Buffer.from(route?.serializedTransaction ?? '', 'base64'));
     expect(tx.message.staticAccountKeys[0]?.toBase58()).toBe('9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM');
+  });
+});
+
+describe('quote aggregation with all six live upstreams enabled', () => {
+  it('ranks the routes of LI.FI, Across, Relay, deBridge, Mayan and Squid together, best first, charged once', async () => {
+    const s = await setupAll(ALL_TIMEOUT, { all: true });
+    try {
+      const res = await s.get(`/partners/bridge/quote?${usdcQueryFor({ maxRoutes: '20' })}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const routes = res.json().routes as { aggregator: string; toAmount: string }[];
+      expect(new Set(routes.map((r) => r.aggregator))).toEqual(
+        new Set(['lifi', 'across', 'relay', 'debridge', 'mayan', 'squid']),
+      );
+      const amounts = routes.map((r) => BigInt(r.toAmount));
+      expect(amounts).toEqual([...amounts].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
+      const fastest = await s.get(`/partners/bridge/quote?${usdcQueryFor({ maxRoutes: '20', order: 'FASTEST' })}`);
+      const times = (fastest.json().routes as { estimatedTimeSeconds: number }[]).map((r) => r.estimatedTimeSeconds);
+      expect(times).toHaveLength(routes.length);
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      expect(await s.balance()).toBe(96);
+    } finally {
+      await s.stop();
+    }
   });
 });

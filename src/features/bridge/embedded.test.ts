@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/use-app.js';
 import { KNOWN_CHAINS, NATIVE_EVM, NATIVE_SOLANA } from '../../platform/chains/registry.js';
+import { startupSummary } from '../../startup-summary.js';
 import {
   ETH_TO_BASE,
   partnerGet,
@@ -129,6 +130,15 @@ describe('bridge, embedded default, for a sandbox partner', () => {
     ]);
     expect(await balance(sandbox.apiKey)).toBe(10);
     expect(await balance(live.apiKey)).toBe(10);
+    // An operator reads the same states, in the same words, in /readyz and the start-up line.
+    const listed = Object.fromEntries(
+      (await providers(live.apiKey)).map((p: { name: string; enabled: boolean; reason: string | null }) => [
+        p.name,
+        p.enabled ? 'enabled' : `disabled: ${p.reason}`,
+      ]),
+    );
+    expect((await app.http.inject({ method: 'GET', url: '/readyz' })).json().bridge).toEqual(listed);
+    expect(startupSummary(app.services.config, app.services).bridge).toEqual(listed);
   });
 
   it('a quote the sandbox cannot price is a free 404 "No route found"', async () => {

@@ -110,7 +110,7 @@ describe('rate limits with Redis failing', () => {
   };
 
   it('shares counters between instances while Redis is up', async () => {
-    expect(await readyz(a)).toEqual({ status: 'ready', naming: expect.any(Object) });
+    expect(await readyz(a)).toEqual({ status: 'ready', naming: expect.any(Object), bridge: expect.any(Object) });
     await expectShared();
   });
 
@@ -125,7 +125,12 @@ describe('rate limits with Redis failing', () => {
     for (const app of [a, b]) {
       const answer = await app.http.inject({ method: 'GET', url: '/readyz' });
       expect(answer.statusCode).toBe(200);
-      expect(answer.json()).toEqual({ status: 'degraded', redis: 'unreachable', naming: expect.any(Object) });
+      expect(answer.json()).toEqual({
+        status: 'degraded',
+        redis: 'unreachable',
+        naming: expect.any(Object),
+        bridge: expect.any(Object),
+      });
     }
     // The transition is logged once, however many requests fell back.
     expect(redisLogs().filter((msg) => msg.includes('unreachable'))).toHaveLength(1);
@@ -147,7 +152,12 @@ describe('rate limits with Redis failing', () => {
       for (const { ms } of results) expect(ms).toBeLessThan(500);
       expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
       const started = performance.now();
-      expect(await readyz(a)).toEqual({ status: 'degraded', redis: 'unreachable', naming: expect.any(Object) });
+      expect(await readyz(a)).toEqual({
+        status: 'degraded',
+        redis: 'unreachable',
+        naming: expect.any(Object),
+        bridge: expect.any(Object),
+      });
       expect(performance.now() - started).toBeLessThan(500);
     } finally {
       redis.kill('SIGCONT');
