@@ -180,12 +180,18 @@ describe('database handle on MikroORM', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let inserted!: () => void;
+    const didInsert = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
     await db.run('create table if not exists rows_after (n integer)');
     const writing = db.transaction(async (tx) => {
       await tx.run('insert into rows_after (n) values (?)', [7]);
+      inserted();
       await held;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Read only once the transaction holds its connection and wrote: a fixed pause was not always enough.
+    await didInsert;
     const reading = db.queryRows<[number]>('select n from rows_after');
     release();
     await writing;
