@@ -3,7 +3,8 @@
  * that execute a route's approval and transaction on anvil.
  */
 import { readFile } from 'node:fs/promises';
-import type { Abi, Hex } from 'viem';
+import { type Abi, type Address, createPublicClient, createWalletClient, erc20Abi, type Hex, http } from 'viem';
+import type { TransactionData } from './providers/types.js';
 
 interface SolcOut {
   errors?: { severity: string; formattedMessage: string }[];
@@ -40,3 +41,53 @@ export async function compileTestContracts(): Promise<Record<TestContract, { abi
     TestMayanForwarder: pick('TestMayanForwarder'),
   };
 }
+
+/**
+ * The test token and bridge deployed on an anvil chain, `mint` tokens given to its first account, and the
+ * calls the executable-route tests make: send a route's transaction as handed out, read a balance.
+ */
+export async function deployTestBridge(rpcUrl: string, mint: bigint) {
+  const wallet = createWalletClient({ transport: http(rpcUrl) });
+  const reader = createPublicClient({ transport: http(rpcUrl), pollingInterval: 50 });
+  const [sender] = (await wallet.getAddresses()) as [Address];
+  const artifacts = await compileTestContracts();
+  const deploy = async (a: { abi: Abi; bytecode: Hex }) => {
+    const hash = await wallet.deployContract({ abi: a.abi, bytecode: a.bytecode, account: sender, chain: null });
+    return (await reader.waitForTransactionReceipt({ hash })).contractAddress as Address;
+  };
+  const token = await deploy(artifacts.TestToken);
+  const bridge = await deploy(artifacts.TestBridge);
+  const minted = await wallet.writeContract({
+    address: token,
+    abi: artifacts.TestToken.abi,
+    functionName: 'mint',
+    args: [sender, mint],
+    account: sender,
+    chain: null,
+  });
+  await reader.waitForTransactionReceipt({ hash: minted });
+  return {
+    reader,
+    sender,
+    token,
+    bridge,
+    artifacts,
+    deploy,
+    /** Sends a route's transaction as the quote handed it out, and waits for its receipt. */
+    async send(tx: TransactionData) {
+      const hash = await wallet.sendTransaction({
+        account: sender,
+        chain: null,
+        to: tx.to as Address,
+        data: tx.data as Hex,
+        value: BigInt(tx.value),
+        ...(tx.gasLimit !== '0' ? { gas: BigInt(tx.gasLimit) } : {}),
+      });
+      return reader.waitForTransactionReceipt({ hash });
+    },
+    balanceOf: (address: Address) =>
+      reader.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] }),
+  };
+}
+
+export type TestBridgeChain = Awaited<ReturnType<typeof deployTestBridge>>;

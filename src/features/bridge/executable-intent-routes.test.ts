@@ -4,21 +4,12 @@
  * route's approval then transaction, sent as the quote hands them out, succeed.
  */
 import { readFileSync } from 'node:fs';
-import {
-  type Abi,
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  http,
-} from 'viem';
+import { type Address, encodeFunctionData, erc20Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Anvil, startAnvil } from '../../../test/support/anvil.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { type Standin, startStandin } from '../../../test/support/http-standin.js';
-import { compileTestContracts } from './contracts.test-helper.js';
+import { deployTestBridge, type TestBridgeChain } from './contracts.test-helper.js';
 import { USDC_BASE } from './providers/provider.test-helper.js';
 import type { TransactionData as Tx } from './providers/types.js';
 
@@ -41,34 +32,16 @@ describe('Relay and deBridge ERC-20 routes executed on anvil', () => {
   let debridge: Standin;
   let app: TestApp;
   let apiKey: string;
+  let chain: TestBridgeChain;
   let sender: Address;
   let token: Address;
   let bridge: Address;
-  let bridgeAbi: Abi;
-  const wallet = () => createWalletClient({ transport: http(anvil.rpcUrl) });
-  const reader = () => createPublicClient({ transport: http(anvil.rpcUrl), pollingInterval: 50 });
 
   beforeAll(async () => {
     [anvil, relay, debridge] = await Promise.all([startAnvil({ chainId: 1 }), startStandin(), startStandin()]);
-    const w = wallet();
-    const r = reader();
-    [sender] = (await w.getAddresses()) as [Address];
-    const artifacts = await compileTestContracts();
-    bridgeAbi = artifacts.TestBridge.abi;
-    const deploy = async (a: { abi: Abi; bytecode: Hex }) => {
-      const hash = await w.deployContract({ abi: a.abi, bytecode: a.bytecode, account: sender, chain: null });
-      return (await r.waitForTransactionReceipt({ hash })).contractAddress as Address;
-    };
-    [token, bridge] = [await deploy(artifacts.TestToken), await deploy(artifacts.TestBridge)];
-    const mint = await w.writeContract({
-      address: token,
-      abi: artifacts.TestToken.abi,
-      functionName: 'mint',
-      args: [sender, 10n * AMOUNT],
-      account: sender,
-      chain: null,
-    });
-    await r.waitForTransactionReceipt({ hash: mint });
+    chain = await deployTestBridge(anvil.rpcUrl, 10n * AMOUNT);
+    ({ sender, token, bridge } = chain);
+    const bridgeAbi = chain.artifacts.TestBridge.abi;
     const deposit = encodeFunctionData({ abi: bridgeAbi, functionName: 'deposit', args: [token, AMOUNT, 8453n] });
 
     // Relay's documented ERC-20 quote (approve step, then the deposit step), aimed at the test bridge.
@@ -134,20 +107,7 @@ describe('Relay and deBridge ERC-20 routes executed on anvil', () => {
     return res.json().routes as RouteBody[];
   }
 
-  async function send(tx: Tx) {
-    const hash = await wallet().sendTransaction({
-      account: sender,
-      chain: null,
-      to: tx.to as Address,
-      data: tx.data as Hex,
-      value: BigInt(tx.value),
-      ...(tx.gasLimit !== '0' ? { gas: BigInt(tx.gasLimit) } : {}),
-    });
-    return reader().waitForTransactionReceipt({ hash });
-  }
-
-  const held = () =>
-    reader().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [bridge] });
+  const held = () => chain.balanceOf(bridge);
 
   for (const aggregator of ['relay', 'debridge'] as const) {
     it(`${aggregator}: approve then the route transaction succeeds, and the bridge pulled the tokens`, async () => {
@@ -155,7 +115,7 @@ describe('Relay and deBridge ERC-20 routes executed on anvil', () => {
       if (!route?.approvalTransaction) throw new Error(`${aggregator} route has no approval transaction`);
       expect(route.approvalAddress?.toLowerCase()).toBe(bridge.toLowerCase());
       const before = await held();
-      const r = reader();
+      const r = chain.reader;
       // Without the approval the route's own transaction reverts: the approval is what makes it executable.
       await expect(
         r.call({
@@ -165,8 +125,8 @@ describe('Relay and deBridge ERC-20 routes executed on anvil', () => {
           value: BigInt(route.transactionData.value),
         }),
       ).rejects.toThrow(/allowance/);
-      expect((await send(route.approvalTransaction)).status).toBe('success');
-      expect((await send(route.transactionData)).status).toBe('success');
+      expect((await chain.send(route.approvalTransaction)).status).toBe('success');
+      expect((await chain.send(route.transactionData)).status).toBe('success');
       expect((await held()) - before).toBe(AMOUNT);
       if (aggregator === 'debridge') {
         expect(BigInt(route.transactionData.value)).toBe(FIX_FEE);

@@ -5,24 +5,13 @@
  * loopback stand-ins replaying the documented answers in test/fixtures/{lifi,across,squid,mayan}.
  */
 import { readFileSync } from 'node:fs';
-import {
-  type Abi,
-  type Address,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
-  decodeFunctionData,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  http,
-} from 'viem';
+import { type Address, createTestClient, decodeFunctionData, encodeFunctionData, erc20Abi, type Hex, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Anvil, startAnvil } from '../../../test/support/anvil.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { type Standin, startStandin } from '../../../test/support/http-standin.js';
 import { usdcQuery } from './bridge.test-helper.js';
-import { compileTestContracts as compile } from './contracts.test-helper.js';
+import { deployTestBridge, type TestBridgeChain } from './contracts.test-helper.js';
 import { FIXTURE_WALLET, USDC_ARB, USDC_BASE } from './providers/provider.test-helper.js';
 import type { TransactionData as Tx } from './providers/types.js';
 
@@ -261,35 +250,16 @@ describe('an ERC-20 route executed on anvil', () => {
   let lifi: Standin;
   let app: TestApp;
   let apiKey: string;
+  let chain: TestBridgeChain;
   let sender: Address;
   let token: Address;
   let bridge: Address;
-  let bridgeAbi: Abi;
-  const wallet = () => createWalletClient({ transport: http(anvil.rpcUrl) });
-  const reader = () => createPublicClient({ transport: http(anvil.rpcUrl), pollingInterval: 50 });
 
   beforeAll(async () => {
     [anvil, lifi] = await Promise.all([startAnvil({ chainId: 1 }), startStandin()]);
-    const w = wallet();
-    const r = reader();
-    [sender] = (await w.getAddresses()) as [Address];
-    const artifacts = await compile();
-    bridgeAbi = artifacts.TestBridge.abi;
-    const deploy = async (a: { abi: Abi; bytecode: Hex }) => {
-      const hash = await w.deployContract({ abi: a.abi, bytecode: a.bytecode, account: sender, chain: null });
-      const receipt = await r.waitForTransactionReceipt({ hash });
-      return receipt.contractAddress as Address;
-    };
-    [token, bridge] = [await deploy(artifacts.TestToken), await deploy(artifacts.TestBridge)];
-    const mint = await w.writeContract({
-      address: token,
-      abi: artifacts.TestToken.abi,
-      functionName: 'mint',
-      args: [sender, 1_000_000_000n],
-      account: sender,
-      chain: null,
-    });
-    await r.waitForTransactionReceipt({ hash: mint });
+    chain = await deployTestBridge(anvil.rpcUrl, 1_000_000_000n);
+    ({ sender, token, bridge } = chain);
+    const bridgeAbi = chain.artifacts.TestBridge.abi;
 
     // A LI.FI route on chain 1 whose spender and target is the test bridge, as a Step LI.FI documents.
     const step = structuredClone(fixture('lifi', 'quote-usdc-arbitrum-base.json')) as {
@@ -337,27 +307,15 @@ describe('an ERC-20 route executed on anvil', () => {
     expect(res.statusCode, res.body).toBe(200);
     const [route] = res.json().routes as RouteBody[];
     if (!route?.approvalTransaction) throw new Error('route has no approval transaction');
-    const w = wallet();
-    const r = reader();
-    const send = async (tx: Tx) => {
-      const hash = await w.sendTransaction({
-        account: sender,
-        chain: null,
-        to: tx.to as Address,
-        data: tx.data as Hex,
-        value: BigInt(tx.value),
-        ...(tx.gasLimit !== '0' ? { gas: BigInt(tx.gasLimit) } : {}),
-      });
-      return r.waitForTransactionReceipt({ hash });
-    };
+    const r = chain.reader;
+    const { send } = chain;
     // Without the approval, the route's own transaction reverts: the approval is what makes it executable.
     await expect(
       r.call({ account: sender, to: route.transactionData.to as Address, data: route.transactionData.data as Hex }),
     ).rejects.toThrow(/allowance/);
     expect((await send(route.approvalTransaction)).status).toBe('success');
     expect((await send(route.transactionData)).status).toBe('success');
-    const held = await r.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [bridge] });
-    expect(held).toBe(250_000_000n);
+    expect(await chain.balanceOf(bridge)).toBe(250_000_000n);
   });
 });
 
@@ -374,42 +332,24 @@ describe('Squid and Mayan ERC-20 routes executed on anvil', () => {
   let mayan: Standin;
   let app: TestApp;
   let apiKey: string;
+  let chain: TestBridgeChain;
   let sender: Address;
   let token: Address;
   let bridge: Address;
-  let bridgeAbi: Abi;
-  const wallet = () => createWalletClient({ transport: http(anvil.rpcUrl) });
-  const reader = () => createPublicClient({ transport: http(anvil.rpcUrl), pollingInterval: 50 });
 
   beforeAll(async () => {
     // Loaded before the app starts, as a server does at boot (see aggregation.test.ts).
     await import('@mayanfinance/swap-sdk');
     [anvil, squid, mayan] = await Promise.all([startAnvil({ chainId: 1 }), startStandin(), startStandin()]);
-    const w = wallet();
-    const r = reader();
-    [sender] = (await w.getAddresses()) as [Address];
-    const artifacts = await compile();
-    bridgeAbi = artifacts.TestBridge.abi;
-    const deploy = async (a: { abi: Abi; bytecode: Hex }) => {
-      const hash = await w.deployContract({ abi: a.abi, bytecode: a.bytecode, account: sender, chain: null });
-      return (await r.waitForTransactionReceipt({ hash })).contractAddress as Address;
-    };
-    [token, bridge] = [await deploy(artifacts.TestToken), await deploy(artifacts.TestBridge)];
-    const forwarder = await deploy(artifacts.TestMayanForwarder);
-    const code = await r.getCode({ address: forwarder });
+    chain = await deployTestBridge(anvil.rpcUrl, 10n * AMOUNT);
+    ({ sender, token, bridge } = chain);
+    const bridgeAbi = chain.artifacts.TestBridge.abi;
+    const forwarder = await chain.deploy(chain.artifacts.TestMayanForwarder);
+    const code = await chain.reader.getCode({ address: forwarder });
     await createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) }).setCode({
       address: MAYAN_FORWARDER,
       bytecode: code as Hex,
     });
-    const mint = await w.writeContract({
-      address: token,
-      abi: artifacts.TestToken.abi,
-      functionName: 'mint',
-      args: [sender, 10n * AMOUNT],
-      account: sender,
-      chain: null,
-    });
-    await r.waitForTransactionReceipt({ hash: mint });
 
     // Squid's documented route, moved to chain 1 and the test token, with the test bridge as router.
     const route = structuredClone(fixture('squid', 'route-usdc-arbitrum-base.json')) as {
@@ -452,20 +392,6 @@ describe('Squid and Mayan ERC-20 routes executed on anvil', () => {
     await Promise.all([anvil?.stop(), squid?.close(), mayan?.close()]);
   });
 
-  const send = async (tx: Tx) => {
-    const hash = await wallet().sendTransaction({
-      account: sender,
-      chain: null,
-      to: tx.to as Address,
-      data: tx.data as Hex,
-      value: BigInt(tx.value),
-      ...(tx.gasLimit !== '0' ? { gas: BigInt(tx.gasLimit) } : {}),
-    });
-    return reader().waitForTransactionReceipt({ hash });
-  };
-  const held = (address: Address) =>
-    reader().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
-
   it.each([
     ['squid', () => bridge],
     ['mayan', () => MAYAN_FORWARDER],
@@ -492,15 +418,15 @@ describe('Squid and Mayan ERC-20 routes executed on anvil', () => {
       if (!route?.approvalTransaction) throw new Error(`${name} route has no approval transaction`);
       expect(route.approvalAddress?.toLowerCase()).toBe(spender().toLowerCase());
       expect(route.transactionData.to.toLowerCase()).toBe(spender().toLowerCase());
-      const r = reader();
+      const r = chain.reader;
       // Without the approval, the route's own transaction reverts.
       await expect(
         r.call({ account: sender, to: route.transactionData.to as Address, data: route.transactionData.data as Hex }),
       ).rejects.toThrow();
-      const before = await held(spender());
-      expect((await send(route.approvalTransaction)).status).toBe('success');
-      expect((await send(route.transactionData)).status).toBe('success');
-      expect((await held(spender())) - before).toBe(AMOUNT);
+      const before = await chain.balanceOf(spender());
+      expect((await chain.send(route.approvalTransaction)).status).toBe('success');
+      expect((await chain.send(route.transactionData)).status).toBe('success');
+      expect((await chain.balanceOf(spender())) - before).toBe(AMOUNT);
     },
   );
 });
