@@ -27,5 +27,5 @@ EXPOSE 4000
 USER node
 HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # package.json's start command, flags included (docs/operations.md, "Start"), exec'd so node is PID 1:
-# npm start would build first and would not pass SIGTERM on, so in-flight requests would not drain.
+# npm start would run its build check first and would not pass SIGTERM on, so in-flight requests would not drain.
 CMD ["sh", "-c", "exec $(node -p \"require('./package.json').scripts.start\")"]

@@ -93,11 +93,11 @@ export function createCipgateClient(options: CipgateClientOptions): CipgateClien
   const rest = createFetchClient<paths>({ baseUrl, fetch: fetchFn, headers });
   return {
     rest,
-    async graphql(document, ...rest) {
+    async graphql(document, ...variables) {
       const response = await fetchFn(`${baseUrl}/graphql`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ query: document.toString(), variables: rest[0] ?? {} }),
+        body: JSON.stringify({ query: document.toString(), variables: variables[0] ?? {} }),
       });
       const body = (await response.json()) as Omit<GraphqlAnswer<never>, 'response'>;
       return { ...body, response } as GraphqlAnswer<never>;
