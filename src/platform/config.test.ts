@@ -49,6 +49,13 @@ describe('configuration', () => {
     expect(config.subgraphUrls).toEqual({ identity: 'http://10.0.0.2:4001/graphql' });
   });
 
+  it('bounds how long a rate-limit count waits on Redis', () => {
+    expect(loadConfig({}).rateLimit.redisTimeoutMs).toBe(50);
+    expect(loadConfig({ RATE_LIMIT_REDIS_TIMEOUT_MS: '2000' }).rateLimit.redisTimeoutMs).toBe(2000);
+    expect(() => loadConfig({ RATE_LIMIT_REDIS_TIMEOUT_MS: '0' })).toThrow(/RATE_LIMIT_REDIS_TIMEOUT_MS/);
+    expect(() => loadConfig({ RATE_LIMIT_REDIS_TIMEOUT_MS: '60000' })).toThrow(/RATE_LIMIT_REDIS_TIMEOUT_MS/);
+  });
+
   it('requires a long SUBGRAPH_SECRET with remote subgraphs', () => {
     expect(() => loadConfig({ SUBGRAPH_URLS: 'identity=http://10.0.0.2:4001/graphql' })).toThrow(/SUBGRAPH_SECRET/);
     expect(() => loadConfig({ SUBGRAPH_SECRET: 'short' })).toThrow(/SUBGRAPH_SECRET must be at least 32/);

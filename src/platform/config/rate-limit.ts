@@ -6,6 +6,8 @@ export interface RateLimitSettings {
   partnerMax: number;
   publicMax: number;
   failedAuthMax: number;
+  /** How long a request waits on Redis before its counter falls back to the process's memory. */
+  redisTimeoutMs: number;
 }
 
 export function rateLimitSection(read: Reader): RateLimitSettings {
@@ -14,5 +16,6 @@ export function rateLimitSection(read: Reader): RateLimitSettings {
     partnerMax: read.int('RATE_LIMIT_PARTNER_MAX', 600, 1, 10_000_000),
     publicMax: read.int('RATE_LIMIT_PUBLIC_MAX', 1200, 1, 10_000_000),
     failedAuthMax: read.int('RATE_LIMIT_FAILED_AUTH_MAX', 20, 1, 10_000_000),
+    redisTimeoutMs: read.int('RATE_LIMIT_REDIS_TIMEOUT_MS', 50, 5, 5000),
   };
 }

@@ -12,8 +12,6 @@ declare module 'fastify' {
   }
 }
 
-/** How long a request may wait on Redis before its counter falls back to this process's memory. */
-const REDIS_COMMAND_TIMEOUT_MS = 50;
 /** After a failed Redis command, how long to count in memory before trying Redis again. */
 const REDIS_RETRY_AFTER_MS = 1000;
 
@@ -259,12 +257,12 @@ export const trustProxyOption = (
   typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 
 /** Waits briefly for a first connection, so a healthy Redis is shared from the first request. */
-async function connect(url: string): Promise<Redis> {
+async function connect(url: string, commandTimeout: number): Promise<Redis> {
   // Loaded only with REDIS_URL: a process counting in memory has no use for the client.
   const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     connectTimeout: 1000,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    commandTimeout,
     // Fail at once while disconnected instead of queueing: the request counts in memory meanwhile.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -289,7 +287,7 @@ async function connect(url: string): Promise<Redis> {
  * to verified identities and a 429 is decided before any work (and never costs credits).
  */
 export const rateLimitPlugin = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
-  const redis = config.redisUrl ? await connect(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? await connect(config.redisUrl, config.rateLimit.redisTimeoutMs) : undefined;
   const counters = new Counters(config.rateLimit.windowMs, app.log, redis);
   await counters.probe(); // a start without Redis is logged once, like a later outage
   app.decorate('rateLimits', new RateLimits(counters, config.rateLimit));
