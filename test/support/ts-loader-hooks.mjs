@@ -19,7 +19,9 @@ const tsVersion = createRequire(import.meta.url)('typescript/package.json').vers
 let ts;
 
 async function transpile(source, fileName) {
-  const key = createHash('sha256').update(`${tsVersion}\0${JSON.stringify(options)}\0${fileName}\0${source}`).digest('hex');
+  const key = createHash('sha256')
+    .update(`${tsVersion}\0${JSON.stringify(options)}\0${fileName}\0${source}`)
+    .digest('hex');
   const cached = `${cacheDir}${key}.js`;
   if (existsSync(cached)) return readFileSync(cached, 'utf8');
   ts ??= (await import('typescript')).default;
