@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { createTestDatabase, type TestDatabase, usingPostgres } from '../../../test/support/database.js';
 import { ApiKey, Partner } from './entities/index.js';
 import { reserveCredits, settleHeld } from './ledger-statements.js';
 import { type Database, openDatabase } from './orm.js';
@@ -192,10 +192,19 @@ describe('database handle on MikroORM', () => {
     });
     // Read only once the transaction holds its connection and wrote: a fixed pause was not always enough.
     await didInsert;
-    const reading = db.queryRows<[number]>('select n from rows_after');
-    release();
-    await writing;
-    expect(await reading).toEqual([[7]]);
+    if (usingPostgres()) {
+      // A pool: the read takes another connection at once, and sees only what is committed.
+      expect(await db.queryRows<[number]>('select n from rows_after')).toEqual([]);
+      release();
+      await writing;
+      expect(await db.queryRows<[number]>('select n from rows_after')).toEqual([[7]]);
+    } else {
+      // One connection: the read waits for the transaction, then sees its write.
+      const reading = db.queryRows<[number]>('select n from rows_after');
+      release();
+      await writing;
+      expect(await reading).toEqual([[7]]);
+    }
     await db.run('drop table rows_after');
   });
 });
