@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { loadConfig } from '../config.js';
 
 /**
  * Two app instances ("processes") sharing a PRIVATE redis-server that the test kills, stalls and restarts;
@@ -76,6 +77,8 @@ describe('rate limits with Redis failing', () => {
       RATE_LIMIT_PARTNER_MAX: '3',
       RATE_LIMIT_PUBLIC_MAX: '100000',
       RATE_LIMIT_WINDOW_MS: '60000',
+      // The shipped default, which startTestApp raises for exact counts elsewhere: this file tests it.
+      RATE_LIMIT_REDIS_TIMEOUT_MS: String(loadConfig({}).rateLimit.redisTimeoutMs),
       LOG_LEVEL: 'info',
     };
     const logStream = new PassThrough();
