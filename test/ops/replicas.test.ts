@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartner } from '../../src/features/accounts/partners.js';
 import { type Database, openDatabase } from '../../src/platform/db/orm.js';
 import { ALICE, importNamesFile, NAMES_FILE } from '../fixtures/mns/index.js';
+import { EXACT_COUNT_REDIS_TIMEOUT_MS } from '../support/app.js';
 import { type ChildServer, startChildServer } from '../support/child.js';
 import { usingPostgres } from '../support/database.js';
 import { type LoadBalancer, startLoadBalancer } from '../support/load-balancer.js';
@@ -62,9 +63,8 @@ describe.runIf(usingPostgres() && process.env.REDIS_URL)('three replicas behind 
       RATE_LIMIT_WINDOW_MS: '600000',
       // Holds of the replica killed mid-run are released by the survivors' sweepers within seconds.
       CREDIT_RESERVATION_TTL_MS: '2000',
-      // The sharing check needs every count in Redis: on a loaded machine a round trip can pass the
-      // default 50 ms, and the limiter then counts in memory by design (rate-limit-redis.test.ts).
-      RATE_LIMIT_REDIS_TIMEOUT_MS: '5000',
+      // The sharing check needs every count in Redis, even on a loaded machine.
+      RATE_LIMIT_REDIS_TIMEOUT_MS: EXACT_COUNT_REDIS_TIMEOUT_MS,
     };
     // All three start together on a fresh database: the migration lock makes them take turns.
     replicas = await Promise.all([startChildServer(env), startChildServer(env), startChildServer(env)]);

@@ -16,6 +16,12 @@ export interface TestApp extends App {
 
 let seq = 0;
 
+/**
+ * The Redis wait for test servers whose assertions count a limit exactly. At the 50 ms default a loaded
+ * machine's slow round trip counts in memory by design, which rate-limit-redis.test.ts tests on its own.
+ */
+export const EXACT_COUNT_REDIS_TIMEOUT_MS = '2000';
+
 /** The whole service on a fresh database, without listening: requests go through `app.http.inject`. */
 export async function startTestApp(
   env: Record<string, string> = {},
@@ -31,9 +37,7 @@ export async function startTestApp(
     RATE_LIMIT_PUBLIC_MAX: '100000',
     // Many tests send bad keys on purpose, all from one address (and with Redis, into shared counters).
     RATE_LIMIT_FAILED_AUTH_MAX: '100000',
-    // Exact limit counts need every count in Redis; at the 50 ms default a loaded machine's slow round trip
-    // counts in memory by design, which rate-limit-redis.test.ts tests on its own.
-    RATE_LIMIT_REDIS_TIMEOUT_MS: '2000',
+    RATE_LIMIT_REDIS_TIMEOUT_MS: EXACT_COUNT_REDIS_TIMEOUT_MS,
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });

@@ -17,6 +17,7 @@ const options = {
 const cacheDir = fileURLToPath(new URL('../../node_modules/.cache/cipgate-ts-loader/', import.meta.url));
 const tsVersion = createRequire(import.meta.url)('typescript/package.json').version;
 let ts;
+let compilerOptions;
 
 async function transpile(source, fileName) {
   const key = createHash('sha256')
@@ -24,8 +25,9 @@ async function transpile(source, fileName) {
     .digest('hex');
   const cached = `${cacheDir}${key}.js`;
   if (existsSync(cached)) return readFileSync(cached, 'utf8');
+  // TypeScript loads only on a cache miss: most starts need none of it.
   ts ??= (await import('typescript')).default;
-  const compilerOptions = ts.convertCompilerOptionsFromJson(options, '').options;
+  compilerOptions ??= ts.convertCompilerOptionsFromJson(options, '').options;
   const { outputText } = ts.transpileModule(source, { compilerOptions, fileName });
   mkdirSync(cacheDir, { recursive: true });
   // Written aside and renamed, so a process starting alongside never reads half a file.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test/support/app.js';
+import { EXACT_COUNT_REDIS_TIMEOUT_MS, startTestApp, type TestApp } from '../../../../test/support/app.js';
 import { type ChildServer, startChildServer } from '../../../../test/support/child.js';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/database.js';
 
@@ -38,7 +38,7 @@ describe('Hive Gateway with cipgate rules over subgraph processes', () => {
         RATE_LIMIT_PARTNER_MAX: String(PARTNER_MAX),
         RATE_LIMIT_PUBLIC_MAX: '100000',
         RATE_LIMIT_FAILED_AUTH_MAX: '100000',
-        RATE_LIMIT_REDIS_TIMEOUT_MS: '2000', // as startTestApp: every count in Redis, even on a loaded machine
+        RATE_LIMIT_REDIS_TIMEOUT_MS: EXACT_COUNT_REDIS_TIMEOUT_MS,
         ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : { REDIS_URL: '' }),
       },
       './test/support/child-hive.ts',
